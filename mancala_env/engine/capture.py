@@ -1,0 +1,116 @@
+"""The capture rules, applied once the last seed of a move has fallen.
+
+- chain: the last seed makes a capturing count (2 or 3) in an opponent's pit, which is taken
+  with the unbroken run of capturing pits before it on the opponent's row (Oware, Ayoyayo's
+  at most five houses);
+- opposite: the last seed falls into an empty pit of the mover's row and the pit facing it is
+  taken (Ayoayo, Tampoduo), with or without the sowing seed;
+- four: the last seed makes four anywhere and the sower takes it (Obridjie, Ncho).
+
+A capture that would leave the opponent's row empty (a grand slam) is played as P_GRAND_SLAM
+says.
+"""
+
+from numba import njit
+
+from .layout import (
+    CAPTURE_CHAIN,
+    CAPTURE_FOUR,
+    CAPTURE_OPPOSITE,
+    CLOSED,
+    N_PITS,
+    OWNER,
+    P_CAPTURE,
+    P_CAPTURE_COUNTS,
+    P_CAPTURE_LAST_SEED,
+    P_CHAIN_MAX,
+    P_DIRECTION,
+    P_GRAND_SLAM,
+    SLAM_EXTRA_TURN,
+    SLAM_NO_CAPTURE,
+    STORE,
+)
+
+# Bits of the value `capture` returns.
+CAPTURED = 1  # some seeds were taken from the opponent's row
+EXTRA_TURN = 2  # the mover moves again
+
+
+@njit(cache=True)
+def row_seeds(state, player):
+    """Seeds in the pits `player` owns."""
+    total = 0
+    for pit in range(N_PITS):
+        if state[OWNER + pit] == player:
+            total += state[pit]
+    return total
+
+
+@njit(cache=True)
+def _chain(state, last, mover, params):
+    """Take the run of capturing pits ending at `last`; return the capture flags."""
+    opponent = 1 - mover
+    counts = params[P_CAPTURE_COUNTS]
+    step_back = -params[P_DIRECTION]
+    pit = last
+    houses = 0
+    taken = 0
+    while (
+        houses < params[P_CHAIN_MAX]
+        and state[OWNER + pit] == opponent
+        and state[CLOSED + pit] == 0
+        and (counts >> state[pit]) & 1 == 1
+    ):
+        taken += state[pit]
+        houses += 1
+        pit = (pit + step_back) % N_PITS
+    if houses == 0:
+        return 0
+    slam = taken == row_seeds(state, opponent)
+    if slam and params[P_GRAND_SLAM] == SLAM_NO_CAPTURE:
+        return 0
+    pit = last
+    for _ in range(houses):
+        state[STORE + mover] += state[pit]
+        state[pit] = 0
+        pit = (pit + step_back) % N_PITS
+    if slam and params[P_GRAND_SLAM] == SLAM_EXTRA_TURN:
+        return CAPTURED | EXTRA_TURN
+    return CAPTURED
+
+
+@njit(cache=True)
+def _opposite(state, last, mover, params):
+    facing = N_PITS - 1 - last
+    if state[OWNER + last] != mover or state[last] != 1 or state[facing] == 0:
+        return 0
+    state[STORE + mover] += state[facing]
+    state[facing] = 0
+    if params[P_CAPTURE_LAST_SEED] == 1:
+        state[STORE + mover] += 1
+        state[last] = 0
+    return CAPTURED
+
+
+@njit(cache=True)
+def _four(state, last, mover):
+    if state[last] != 4:
+        return 0
+    state[STORE + mover] += 4
+    state[last] = 0
+    return CAPTURED if state[OWNER + last] != mover else 0
+
+
+@njit(cache=True)
+def capture(state, last, mover, params):
+    """Apply the rule set's capture after a sowing that ended at `last`; return flags."""
+    if last >= N_PITS:  # the last seed fell into a store
+        return 0
+    rule = params[P_CAPTURE]
+    if rule == CAPTURE_CHAIN:
+        return _chain(state, last, mover, params)
+    if rule == CAPTURE_OPPOSITE:
+        return _opposite(state, last, mover, params)
+    if rule == CAPTURE_FOUR:
+        return _four(state, last, mover)
+    return 0

@@ -1,0 +1,111 @@
+"""Where everything lives in the flat integer arrays the rules kernels work on.
+
+A game state is one ``int32`` vector of length ``STATE_SIZE``; a rule set is one ``int32``
+vector of length ``PARAMS_SIZE`` (its options turned into numbers). Every kernel in
+``mancala_env.engine`` reads and writes these two arrays only, so the same compiled code
+serves the single environment, a batch of games (a 2-D array of states) and the search agents.
+
+Board convention: ``N_HOUSES`` houses a player, pits ``0..N-1`` belong to ``player_0`` and
+``N..2N-1`` to ``player_1`` at the start, numbered in the counter-clockwise sowing direction;
+pit ``k`` faces pit ``2N-1-k``.
+"""
+
+N_HOUSES = 6
+N_PITS = 2 * N_HOUSES
+
+# ---- state vector -------------------------------------------------------------------------
+PITS = 0  # N_PITS seed counts
+STORE = N_PITS  # STORE + p: seeds captured by player p
+TO_MOVE = STORE + 2  # 0 or 1
+MOVE_NUMBER = TO_MOVE + 1  # plies (turns) played so far
+OVER = MOVE_NUMBER + 1  # 1 once the game has ended
+STALL = OVER + 1  # plies since seeds last left the board
+SPECIAL_USED = STALL + 1  # SPECIAL_USED + p: 1 once player p made the once-a-game move
+LAST_ACTION = SPECIAL_USED + 2  # the last action played, -1 before the first
+END_REASON = LAST_ACTION + 1  # one of the END_* codes below
+LAST_PIT = END_REASON + 1  # the pit the last move lifted, -1 before the first
+OWNER = LAST_PIT + 1  # OWNER + pit: the player who owns the pit
+CLOSED = OWNER + N_PITS  # CLOSED + pit: 1 when the pit is out of play
+MAX_ACTIONS = 3 * N_HOUSES  # lifts, then the special moves
+LEGAL = CLOSED + N_PITS  # LEGAL + action: 1 when the player to move may play it (kept current)
+FEED_POSSIBLE = LEGAL + MAX_ACTIONS  # 1 when the player to move could feed a seedless opponent
+STATE_SIZE = FEED_POSSIBLE + 1
+
+# Why a game ended (state[END_REASON]).
+END_NONE = 0
+END_MAJORITY = 1  # a player captured more than half the seeds, or both exactly half
+END_FEW_SEEDS = 2  # too few seeds left on the board to play on
+END_NO_MOVE = 3  # the player to move has no legal move
+END_CANNOT_FEED = 4  # the opponent has no seeds and no move gives them any
+END_PENALTY = 5  # a player failed to feed an opponent who had no seeds (Ayoayo)
+END_STALL = 6  # no seed left the board for `stall_limit` plies (the agreed stop)
+END_BOARD_EMPTY = 7  # every seed has been captured
+
+END_REASON_NAMES = {
+    END_NONE: "none",
+    END_MAJORITY: "majority",
+    END_FEW_SEEDS: "few_seeds",
+    END_NO_MOVE: "no_move",
+    END_CANNOT_FEED: "cannot_feed",
+    END_PENALTY: "feeding_penalty",
+    END_STALL: "stall",
+    END_BOARD_EMPTY: "board_empty",
+}
+
+# ---- rule parameters vector -----------------------------------------------------------------
+P_SEEDS_PER_HOUSE = 0
+P_CONTINUE = 1  # CONTINUE_*: what the last seed of a lap does
+P_SKIP_ORIGIN = 2  # SKIP_*: which lifted pit a lap passes over
+P_SOW_INTO_STORE = 3  # 1: the mover's store is part of the sowing circuit
+P_CAPTURE = 4  # CAPTURE_*: the capture rule applied after sowing
+P_CAPTURE_COUNTS = 5  # bit c set: a pit holding c seeds after the last seed is captured (chain)
+P_CHAIN_MAX = 6  # most houses one chain capture may empty
+P_CAPTURE_LAST_SEED = 7  # 1: the opposite capture takes the sowing seed too
+P_GRAND_SLAM = 8  # SLAM_*: a capture that would empty the opponent's row
+P_MIN_LIFT = 9  # fewest seeds a house must hold to be lifted (when any house holds that many)
+P_FEEDING = 10  # FEED_*: the obligation to give seeds to an opponent with none
+P_NO_MOVE = 11  # NO_MOVE_*: what happens when the player to move cannot move
+P_END_MAJORITY = 12  # 1: the game ends once a player holds more than half the seeds
+P_END_BOARD_AT_MOST = 13  # the game ends when the board holds at most this many seeds (-1: off)
+P_END_EACH_SIDE_AT_MOST = 14  # the game ends when both rows hold at most this many (-1: off)
+P_REMAINDER = 15  # REMAINDER_*: who gets the seeds left when the game ends
+P_STALL_LIMIT = 16  # plies without a seed leaving the board before the game is stopped (0: off)
+P_STALL_REMAINDER = 17  # REMAINDER_* for a game stopped by the stall limit
+P_SPECIAL_MOVE = 18  # SPECIAL_*: the once-a-game extra move (Ayoyayo's odu transfer)
+P_MAX_LAPS = 19  # laps after which a relay sowing counts as endless (the move is illegal)
+P_DIRECTION = 20  # +1 counter-clockwise, -1 clockwise
+P_FOUR_ON_THE_WAY = 21  # 1: a pit made four by any seed but the last goes to its owner
+P_STOP_AT_FOUR = 22  # 1: a relay stops when the last seed makes four
+P_END_ANY_SIDE_AT_MOST = 23  # the game ends when either row holds at most this many (-1: off)
+PARAMS_SIZE = 24
+
+CONTINUE_NEVER = 0  # single lap: the turn ends with the last seed
+CONTINUE_OCCUPIED = 1  # relay: lift the last pit again when it was not empty
+
+SKIP_NONE = 0
+SKIP_MOVE_ORIGIN = 1  # the pit the move started from stays empty through every lap
+SKIP_LAP_ORIGIN = 2  # each lap passes over the pit it was lifted from
+
+CAPTURE_NONE = 0
+CAPTURE_CHAIN = 1  # last seed makes a capturing count on the opponent's row, chained backwards
+CAPTURE_OPPOSITE = 2  # last seed lands in an empty own pit: take the pit opposite
+CAPTURE_FOUR = 3  # last seed makes four anywhere: the sower takes it
+
+SLAM_ALLOWED = 0  # capture everything
+SLAM_NO_CAPTURE = 1  # the move is played but captures nothing
+SLAM_EXTRA_TURN = 2  # capture everything and move again
+
+FEED_NONE = 0
+FEED_FORCED = 1  # only moves that give the opponent seeds are legal
+FEED_PENALTY = 2  # any move is legal, but failing to feed forfeits the mover's seeds
+
+NO_MOVE_END = 0  # the game ends; seeds go as P_REMAINDER says
+NO_MOVE_RETALIATE = 1  # the game ends; the stranded player takes the seeds on the other row
+NO_MOVE_PASS = 2  # the turn passes to the opponent
+
+REMAINDER_OWNER = 0  # each player takes the seeds on their own row
+REMAINDER_SPLIT = 1  # split evenly; the player with more on their row keeps the odd one
+
+SPECIAL_NONE = 0
+SPECIAL_TRANSFER_FORWARD = 1  # move a house's seeds en bloc to the next own house
+SPECIAL_TRANSFER_EITHER = 2  # ... to either neighbouring own house

@@ -1,0 +1,306 @@
+"""A whole turn: which actions are legal, playing one, and the end of the game.
+
+The legal actions of the player to move are kept in the state (``LEGAL``), recomputed once
+at the start of every turn, so that the mask an agent sees is by construction the set of
+actions `step` accepts.
+
+Actions: ``a < N`` lifts the mover's house ``a + 1``; ``N <= a < 2N`` moves house
+``a - N + 1`` en bloc to the next house, ``2N <= a < 3N`` to the previous one (Ayoyayo's
+once-a-game odu transfer).
+"""
+
+import numpy as np
+from numba import njit
+
+from .capture import CAPTURED, EXTRA_TURN, capture, row_seeds
+from .layout import (
+    END_BOARD_EMPTY,
+    END_CANNOT_FEED,
+    END_FEW_SEEDS,
+    END_MAJORITY,
+    END_NO_MOVE,
+    END_PENALTY,
+    END_REASON,
+    END_STALL,
+    FEED_FORCED,
+    FEED_PENALTY,
+    FEED_POSSIBLE,
+    LAST_ACTION,
+    LAST_PIT,
+    LEGAL,
+    MAX_ACTIONS,
+    MOVE_NUMBER,
+    N_HOUSES,
+    N_PITS,
+    NO_MOVE_PASS,
+    NO_MOVE_RETALIATE,
+    OVER,
+    OWNER,
+    P_END_ANY_SIDE_AT_MOST,
+    P_END_BOARD_AT_MOST,
+    P_END_EACH_SIDE_AT_MOST,
+    P_END_MAJORITY,
+    P_FEEDING,
+    P_MIN_LIFT,
+    P_NO_MOVE,
+    P_REMAINDER,
+    P_SEEDS_PER_HOUSE,
+    P_SPECIAL_MOVE,
+    P_STALL_LIMIT,
+    P_STALL_REMAINDER,
+    PARAMS_SIZE,
+    REMAINDER_SPLIT,
+    SPECIAL_NONE,
+    SPECIAL_TRANSFER_EITHER,
+    SPECIAL_USED,
+    STALL,
+    STATE_SIZE,
+    STORE,
+    TO_MOVE,
+)
+from .sowing import ENDLESS, sow
+
+ILLEGAL = -1  # returned by `step` for an action the mask forbids, or a finished game
+
+
+@njit(cache=True)
+def house_pit(player, house):
+    return player * N_HOUSES + house
+
+
+@njit(cache=True)
+def board_seeds(state):
+    total = 0
+    for pit in range(N_PITS):
+        total += state[pit]
+    return total
+
+
+@njit(cache=True)
+def play(state, action, mover, params):
+    """Make the move `action` of `mover` on `state`; return capture flags, or ENDLESS."""
+    if action < N_HOUSES:
+        last = sow(state, house_pit(mover, action), mover, params)
+        if last == ENDLESS:
+            return ENDLESS
+        return capture(state, last, mover, params)
+    house = action % N_HOUSES
+    target = house + 1 if action < 2 * N_HOUSES else house - 1
+    source = house_pit(mover, house)
+    state[house_pit(mover, target)] += state[source]
+    state[source] = 0
+    state[SPECIAL_USED + mover] = 1
+    return 0
+
+
+@njit(cache=True)
+def _candidate_actions(state, mover, params, out):
+    """Mark the actions the sowing and special-move rules allow, before feeding and relays."""
+    out[:] = 0
+    min_lift = params[P_MIN_LIFT]
+    if min_lift > 1:
+        ok = False
+        for house in range(N_HOUSES):
+            if state[house_pit(mover, house)] >= min_lift:
+                ok = True
+        if not ok:
+            min_lift = 1
+    else:
+        min_lift = 1
+    for house in range(N_HOUSES):
+        if state[house_pit(mover, house)] >= min_lift:
+            out[house] = 1
+    special = params[P_SPECIAL_MOVE]
+    if special != SPECIAL_NONE and state[SPECIAL_USED + mover] == 0:
+        for house in range(N_HOUSES):
+            if state[house_pit(mover, house)] > 0:
+                if house + 1 < N_HOUSES:
+                    out[N_HOUSES + house] = 1
+                if special == SPECIAL_TRANSFER_EITHER and house > 0:
+                    out[2 * N_HOUSES + house] = 1
+
+
+@njit(cache=True)
+def _outcome(state, action, mover, params, scratch):
+    """Play `action` on a copy: -1 if it never ends, else 1 when the opponent then has seeds."""
+    scratch[:] = state
+    if play(scratch, action, mover, params) == ENDLESS:
+        return -1
+    return 1 if row_seeds(scratch, 1 - mover) > 0 else 0
+
+
+@njit(cache=True)
+def legal_actions(state, params, out):
+    """Fill `out` (length MAX_ACTIONS) with the legal actions of the player to move.
+
+    Returns 1 when one of them gives seeds to an opponent who has none, else 0.
+    """
+    mover = state[TO_MOVE]
+    _candidate_actions(state, mover, params, out)
+    feeding = params[P_FEEDING]
+    opponent_empty = row_seeds(state, 1 - mover) == 0
+    scratch = np.empty(STATE_SIZE, state.dtype)
+    feeds = 0
+    for action in range(MAX_ACTIONS):
+        if out[action] == 0:
+            continue
+        result = _outcome(state, action, mover, params, scratch)
+        if result < 0:
+            out[action] = 0
+        elif result == 1:
+            feeds = 1
+        elif opponent_empty and feeding == FEED_FORCED:
+            out[action] = 0
+    if opponent_empty and feeding == FEED_FORCED and feeds == 0 and params[P_MIN_LIFT] > 1:
+        # The feeding obligation outranks the rule against lifting single seeds.
+        for house in range(N_HOUSES):
+            pit = house_pit(mover, house)
+            if state[pit] > 0 and _outcome(state, house, mover, params, scratch) == 1:
+                out[house] = 1
+                feeds = 1
+    return feeds
+
+
+@njit(cache=True)
+def _finish(state, remainder, reason):
+    """End the game: hand out the seeds still on the board and record why it ended."""
+    if remainder == REMAINDER_SPLIT:
+        left = board_seeds(state)
+        half = left // 2
+        state[STORE] += half
+        state[STORE + 1] += half
+        if left % 2 == 1:
+            state[STORE + (0 if row_seeds(state, 0) > row_seeds(state, 1) else 1)] += 1
+    else:
+        for player in range(2):
+            state[STORE + player] += row_seeds(state, player)
+    for pit in range(N_PITS):
+        state[pit] = 0
+    state[OVER] = 1
+    state[END_REASON] = reason
+    state[LEGAL : LEGAL + MAX_ACTIONS] = 0
+
+
+@njit(cache=True)
+def _award_board(state, player, reason):
+    """End the game with every seed left on the board going to `player`."""
+    state[STORE + player] += board_seeds(state)
+    for pit in range(N_PITS):
+        state[pit] = 0
+    state[OVER] = 1
+    state[END_REASON] = reason
+    state[LEGAL : LEGAL + MAX_ACTIONS] = 0
+
+
+@njit(cache=True)
+def _count_legal(state):
+    total = 0
+    for action in range(MAX_ACTIONS):
+        total += state[LEGAL + action]
+    return total
+
+
+@njit(cache=True)
+def _too_few_seeds(state, seeds, params):
+    """The end rules on how many seeds are left: on the board, on both rows, or on either."""
+    low, high = sorted((row_seeds(state, 0), row_seeds(state, 1)))
+    return (
+        seeds <= params[P_END_BOARD_AT_MOST]
+        or high <= params[P_END_EACH_SIDE_AT_MOST]
+        or low <= params[P_END_ANY_SIDE_AT_MOST]
+    )
+
+
+@njit(cache=True)
+def _ended_by_position(state, params):
+    """Apply the end rules that depend on the position alone; True if the game ended."""
+    seeds = board_seeds(state)
+    total = seeds + state[STORE] + state[STORE + 1]
+    if seeds == 0:
+        _finish(state, params[P_REMAINDER], END_BOARD_EMPTY)
+    elif params[P_END_MAJORITY] == 1 and (
+        2 * max(state[STORE], state[STORE + 1]) > total
+        or (state[STORE] == state[STORE + 1] and 2 * state[STORE] == total)
+    ):
+        _finish(state, params[P_REMAINDER], END_MAJORITY)
+    elif _too_few_seeds(state, seeds, params):
+        _finish(state, params[P_REMAINDER], END_FEW_SEEDS)
+    elif params[P_STALL_LIMIT] > 0 and state[STALL] >= params[P_STALL_LIMIT]:
+        _finish(state, params[P_STALL_REMAINDER], END_STALL)
+    return state[OVER] == 1
+
+
+@njit(cache=True)
+def begin_turn(state, params):
+    """Settle the turn of the player to move: their legal actions, or the end of the game."""
+    for _ in range(2):  # a pass hands the turn over at most once
+        if _ended_by_position(state, params):
+            return
+        mover = state[TO_MOVE]
+        out = state[LEGAL : LEGAL + MAX_ACTIONS]
+        state[FEED_POSSIBLE] = legal_actions(state, params, out)
+        opponent_empty = row_seeds(state, 1 - mover) == 0
+        if params[P_FEEDING] == FEED_PENALTY and opponent_empty and state[FEED_POSSIBLE] == 0:
+            _award_board(state, mover, END_CANNOT_FEED)
+            return
+        if _count_legal(state) > 0:
+            return
+        if row_seeds(state, mover) > 0:  # seeds, but no move allowed: no way to feed
+            _finish(state, params[P_REMAINDER], END_CANNOT_FEED)
+            return
+        rule = params[P_NO_MOVE]
+        if rule == NO_MOVE_RETALIATE:
+            _award_board(state, mover, END_NO_MOVE)
+            return
+        if rule != NO_MOVE_PASS:
+            _finish(state, params[P_REMAINDER], END_NO_MOVE)
+            return
+        state[TO_MOVE] = 1 - mover
+    _finish(state, params[P_REMAINDER], END_NO_MOVE)
+
+
+@njit(cache=True)
+def step(state, action, params):
+    """Play `action` for the player to move and settle the next turn; ILLEGAL if forbidden."""
+    if state[OVER] == 1 or action < 0 or action >= MAX_ACTIONS or state[LEGAL + action] == 0:
+        return ILLEGAL
+    mover = state[TO_MOVE]
+    opponent = 1 - mover
+    opponent_was_empty = row_seeds(state, opponent) == 0
+    could_feed = state[FEED_POSSIBLE] == 1
+    seeds_before = board_seeds(state)
+    flags = play(state, action, mover, params)
+    state[MOVE_NUMBER] += 1
+    state[LAST_ACTION] = action
+    state[LAST_PIT] = house_pit(mover, action % N_HOUSES)
+    state[STALL] = 0 if board_seeds(state) < seeds_before else state[STALL] + 1
+    if params[P_FEEDING] == FEED_PENALTY and opponent_was_empty and row_seeds(state, opponent) == 0:
+        if flags & CAPTURED:
+            # The opponent's last seeds were captured: the mover keeps their own.
+            _finish(state, params[P_REMAINDER], END_NO_MOVE)
+            return 0
+        if could_feed:
+            _award_board(state, opponent, END_PENALTY)
+            return 0
+    state[TO_MOVE] = mover if flags & EXTRA_TURN else opponent
+    begin_turn(state, params)
+    return 0
+
+
+@njit(cache=True)
+def new_game(params, first_player, out):
+    """Write the starting position into `out` and settle the first turn."""
+    out[:] = 0
+    for pit in range(N_PITS):
+        out[pit] = params[P_SEEDS_PER_HOUSE]
+        out[OWNER + pit] = 0 if pit < N_HOUSES else 1
+    out[TO_MOVE] = first_player
+    out[LAST_ACTION] = -1
+    out[LAST_PIT] = -1
+    begin_turn(out, params)
+
+
+def check_params(params: np.ndarray) -> None:
+    """Raise ValueError when a parameter vector has the wrong shape."""
+    if params.shape != (PARAMS_SIZE,):
+        raise ValueError(f"rule parameters must have shape ({PARAMS_SIZE},), got {params.shape}")

@@ -1,0 +1,211 @@
+"""The PettingZoo AEC environment shared by every rule set (PettingZoo's classic style).
+
+| Creation           | `pettingzoo.make("aec", "mancala/<name>-v0", **options)`            |
+|--------------------|---------------------------------------------------------------------|
+| Actions            | Discrete                                                            |
+| Parallel API       | No                                                                  |
+| Agents             | `agents= ['player_0', 'player_1']`                                  |
+| Action Shape       | (1,)                                                                |
+| Action Values      | Discrete(6), or Discrete(12)/Discrete(18) with special moves        |
+| Observation Shape  | (16,)                                                               |
+| Observation Values | [0, total seeds]                                                    |
+
+Observation: a dict of `observation` and `action_mask`. `observation` is seen from the observing
+player's side: their six houses in sowing order (house 1 first), the opponent's six houses in
+the opponent's sowing order, their store, the opponent's store, and whether each has used the
+once-a-game special move (own first). `action_mask` (int8) marks the legal actions of the
+player to move and is all zeros for the other player.
+
+Actions: `a < 6` lifts the mover's house `a + 1`; special moves (Ayoyayo's odu transfer) take
+further numbers (see the rule set's page).
+
+Rewards: +1 to the winner and -1 to the loser when the game ends, 0 to both for a draw
+(`reward="win_loss"`); with `reward="score"`, each step gives each player the change in
+(own captures - opponent's captures) / total seeds, so a game's rewards add up to the final
+score difference. Illegal moves through `env()` end the game with -1 for the mover
+(PettingZoo's TerminateIllegalWrapper); `raw_env` raises `IllegalActionError`.
+
+Truncation: with `max_moves=M`, a game still going after M plies is truncated.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle, seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .engine import layout as L
+from .game import Game
+from .render import render_ansi, render_rgb
+
+AGENTS = ["player_0", "player_1"]
+REWARDS = ("win_loss", "score")
+
+
+class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwrapped class
+    """The unwrapped environment of rule set `variant`; other keyword arguments are its options."""
+
+    metadata = {
+        "render_modes": ["ansi", "human", "rgb_array"],
+        "name": "mancala_v0",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(
+        self,
+        variant: str = "oware",
+        render_mode: str | None = None,
+        reward: str = "win_loss",
+        max_moves: int | None = None,
+        **options: Any,
+    ) -> None:
+        EzPickle.__init__(self, variant, render_mode, reward, max_moves, **options)
+        super().__init__()
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(
+                f"render_mode {render_mode!r} is not supported; "
+                f"choose one of {self.metadata['render_modes']} or None"
+            )
+        if reward not in REWARDS:
+            raise ValueError(f"reward {reward!r} is not supported; choose one of {REWARDS}")
+        if max_moves is not None and (not isinstance(max_moves, int) or max_moves < 1):
+            raise ValueError(f"max_moves must be a positive integer or None, got {max_moves!r}")
+        self.game = Game(variant, **options)
+        self.metadata = {**self.metadata, "name": f"{self.game.variant.name}_v0"}
+        self.render_mode = render_mode
+        self.reward_mode = reward
+        self.max_moves = max_moves
+        self.possible_agents = AGENTS[:]
+        self.agents = AGENTS[:]
+        n_obs = L.N_PITS + 4  # both rows, both stores, both special-move flags
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(
+                        0, self.game.total_seeds, shape=(n_obs,), dtype=np.int8
+                    ),
+                    "action_mask": spaces.Box(0, 1, shape=(self.game.n_actions,), dtype=np.int8),
+                }
+            )
+            for agent in AGENTS
+        }
+        self.action_spaces = {agent: spaces.Discrete(self.game.n_actions) for agent in AGENTS}
+        self._np_random, _ = seeding.np_random(None)
+
+    # ---- spaces ------------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ---- the AEC loop ------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._np_random, _ = seeding.np_random(seed)
+        self.game.reset(self._np_random)
+        self.agents = AGENTS[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self._sync_after_move(score_before=None)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        player = AGENTS.index(agent)
+        s = self.game.state
+        own = slice(player * L.N_HOUSES, (player + 1) * L.N_HOUSES)
+        other = slice((1 - player) * L.N_HOUSES, (2 - player) * L.N_HOUSES)
+        observation = np.concatenate(
+            [
+                s[own],
+                s[other],
+                [s[L.STORE + player], s[L.STORE + 1 - player]],
+                [s[L.SPECIAL_USED + player], s[L.SPECIAL_USED + 1 - player]],
+            ]
+        ).astype(np.int8)
+        if agent == self.agent_selection and not self.game.over:
+            mask = self.game.legal_mask()
+        else:
+            mask = np.zeros(self.game.n_actions, dtype=np.int8)
+        return {"observation": observation, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        score_before = self._score()
+        self.game.step(action)
+        self._sync_after_move(score_before)
+        if self.render_mode == "human":
+            self.render()
+
+    def _score(self) -> int:
+        return int(self.game.stores[0]) - int(self.game.stores[1])
+
+    def _sync_after_move(self, score_before: int | None) -> None:
+        """Bring agent selection, rewards, terminations and truncations up to the game."""
+        game = self.game
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if score_before is not None and self.reward_mode == "score":
+            change = (self._score() - score_before) / game.total_seeds
+            self.rewards = {"player_0": change, "player_1": -change}
+        if game.over:
+            self.terminations = dict.fromkeys(self.agents, True)
+            winner = game.winner()
+            if self.reward_mode == "win_loss" and winner is not None:
+                self.rewards = {AGENTS[winner]: 1.0, AGENTS[1 - winner]: -1.0}
+            for agent in self.agents:
+                self.infos[agent] = {"end_reason": game.snapshot()["end_reason"]}
+        elif self.max_moves is not None and game.move_number >= self.max_moves:
+            self.truncations = dict.fromkeys(self.agents, True)
+        self.agent_selection = AGENTS[game.to_move]
+        self._accumulate_rewards()
+
+    # ---- snapshots and rendering -------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        """The whole position as a JSON-ready dict; see `mancala_env.game.Game.snapshot`."""
+        return self.game.snapshot()
+
+    def restore(self, snapshot: dict[str, Any]) -> None:
+        """Put the environment in the position `snapshot` describes, as if just reset there."""
+        self.game.restore(snapshot)
+        self.agents = AGENTS[:]
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self._sync_after_move(score_before=None)
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode; nothing to draw")
+            return None
+        snapshot = self.game.snapshot()
+        if self.render_mode == "rgb_array":
+            return render_rgb(snapshot)
+        text = render_ansi(snapshot)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment with PettingZoo's standard wrappers for classic games."""
+    wrapped = raw_env(**kwargs)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)

@@ -1,0 +1,217 @@
+"""One game of a rule set: the state vector, its rule parameters, and a readable view of both.
+
+`Game` is the single-game handle the environments, the command line and the tests use. It
+owns nothing the kernels do not: every rule lives in `mancala_env.engine`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from .engine import layout as L
+from .engine.turn import ILLEGAL, begin_turn, new_game, step
+from .variants import RuleOptions, Variant, get_variant
+
+
+class IllegalActionError(ValueError):
+    """An action the rules do not allow in the current position."""
+
+
+class SnapshotError(ValueError):
+    """A snapshot that does not describe a valid position of its rule set."""
+
+
+class Game:
+    """A game of `variant` under `options` (keyword options override the defaults)."""
+
+    def __init__(
+        self, variant: str | Variant, options: RuleOptions | None = None, **option_values: Any
+    ) -> None:
+        self.variant = get_variant(variant) if isinstance(variant, str) else variant
+        if options is None:
+            options = self.variant.options(**option_values)
+        elif option_values:
+            options = dataclasses.replace(options, **option_values)
+        self.options = options
+        self.params = self.variant.to_params(options)
+        self.n_actions = self.variant.n_actions(options)
+        self.total_seeds = int(self.params[L.P_SEEDS_PER_HOUSE]) * L.N_PITS
+        self.state = np.zeros(L.STATE_SIZE, dtype=np.int32)
+        self.reset()
+
+    def reset(self, rng: np.random.Generator | None = None) -> None:
+        """Set out the starting position; `rng` draws the first player when that is random."""
+        first = self.options.first_player
+        if first == "random":
+            rng = rng if rng is not None else np.random.default_rng()
+            player = int(rng.integers(2))
+        else:
+            player = int(first[-1])
+        new_game(self.params, player, self.state)
+
+    # ---- reading the position -------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return bool(self.state[L.OVER])
+
+    @property
+    def to_move(self) -> int:
+        """The player to move (0 or 1); after the game ends, the player who would have moved."""
+        return int(self.state[L.TO_MOVE])
+
+    @property
+    def pits(self) -> np.ndarray:
+        return self.state[L.PITS : L.PITS + L.N_PITS]
+
+    @property
+    def stores(self) -> np.ndarray:
+        return self.state[L.STORE : L.STORE + 2]
+
+    @property
+    def move_number(self) -> int:
+        return int(self.state[L.MOVE_NUMBER])
+
+    def legal_mask(self) -> np.ndarray:
+        """int8 mask over the action space: 1 for each action the player to move may play."""
+        return self.state[L.LEGAL : L.LEGAL + self.n_actions].astype(np.int8)
+
+    def legal_actions(self) -> list[int]:
+        return [int(a) for a in np.flatnonzero(self.legal_mask())]
+
+    def winner(self) -> int | None:
+        """0 or 1 once the game is over and someone captured more; None for a draw or a game on."""
+        if not self.over or self.stores[0] == self.stores[1]:
+            return None
+        return int(np.argmax(self.stores))
+
+    # ---- playing ---------------------------------------------------------------------------
+    def step(self, action: int) -> None:
+        """Play `action` for the player to move; IllegalActionError names the legal ones."""
+        if self.over:
+            raise IllegalActionError("the game is over; reset it to play again")
+        if not isinstance(action, (int, np.integer)) or not 0 <= action < self.n_actions:
+            raise IllegalActionError(
+                f"action {action!r} is out of range; actions are integers 0..{self.n_actions - 1}"
+            )
+        if step(self.state, int(action), self.params) == ILLEGAL:
+            raise IllegalActionError(
+                f"action {action} is not legal for player_{self.to_move} now; "
+                f"legal actions: {self.legal_actions()}"
+            )
+
+    def copy(self) -> Game:
+        other = object.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other.state = self.state.copy()
+        return other
+
+    # ---- snapshots -------------------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        """The whole position as a JSON-ready dict (the board convention of the design notes)."""
+        s = self.state
+        last, last_pit = int(s[L.LAST_ACTION]), int(s[L.LAST_PIT])
+        return {
+            "variant": self.variant.name,
+            "options": dataclasses.asdict(self.options),
+            "pits": [int(x) for x in self.pits],
+            "stores": [int(x) for x in self.stores],
+            "to_move": None if self.over else self.to_move,
+            "move_number": self.move_number,
+            "plies_since_capture": int(s[L.STALL]),
+            "special_used": [int(s[L.SPECIAL_USED]), int(s[L.SPECIAL_USED + 1])],
+            "last_action": None if last < 0 else last,
+            "last_pit": None if last_pit < 0 else last_pit,
+            "end_reason": L.END_REASON_NAMES[int(s[L.END_REASON])] if self.over else None,
+            "owners": [int(x) for x in s[L.OWNER : L.OWNER + L.N_PITS]],
+            "closed": [int(x) for x in s[L.CLOSED : L.CLOSED + L.N_PITS]],
+        }
+
+    @classmethod
+    def from_snapshot(cls, snapshot: dict[str, Any]) -> Game:
+        """Rebuild a game from `snapshot`; SnapshotError says what is wrong with a bad one."""
+        if not isinstance(snapshot, dict) or "variant" not in snapshot:
+            raise SnapshotError("a snapshot is a dict with at least a 'variant' key")
+        try:
+            game = cls(snapshot["variant"], **snapshot.get("options", {}))
+        except (TypeError, ValueError) as error:
+            raise SnapshotError(f"snapshot names a bad variant or option: {error}") from error
+        game.restore(snapshot)
+        return game
+
+    def restore(self, snapshot: dict[str, Any]) -> None:
+        """Put the game back exactly as `snapshot` describes it (same variant and options)."""
+        if snapshot.get("variant", self.variant.name) != self.variant.name:
+            raise SnapshotError(
+                f"snapshot is of variant {snapshot.get('variant')!r}, "
+                f"this game is {self.variant.name!r}"
+            )
+        pits = _int_list(snapshot, "pits", L.N_PITS)
+        stores = _int_list(snapshot, "stores", 2)
+        to_move = snapshot.get("to_move")
+        if to_move not in (0, 1, None):
+            raise SnapshotError(f"'to_move' must be 0, 1 or null, got {to_move!r}")
+        if sum(pits) + sum(stores) != self.total_seeds:
+            raise SnapshotError(
+                f"snapshot holds {sum(pits) + sum(stores)} seeds; "
+                f"{self.variant.name} is played with {self.total_seeds}"
+            )
+        s = np.zeros(L.STATE_SIZE, dtype=np.int32)
+        s[L.PITS : L.PITS + L.N_PITS] = pits
+        s[L.STORE : L.STORE + 2] = stores
+        s[L.MOVE_NUMBER] = _non_negative(snapshot.get("move_number", 0), "move_number")
+        s[L.STALL] = _non_negative(snapshot.get("plies_since_capture", 0), "plies_since_capture")
+        s[L.SPECIAL_USED : L.SPECIAL_USED + 2] = _int_list(
+            snapshot, "special_used", 2, default=[0, 0], high=1
+        )
+        for key, slot in (("last_action", L.LAST_ACTION), ("last_pit", L.LAST_PIT)):
+            value = snapshot.get(key)
+            s[slot] = -1 if value is None else _non_negative(value, key)
+        s[L.OWNER : L.OWNER + L.N_PITS] = _int_list(
+            snapshot, "owners", L.N_PITS, default=[0] * L.N_HOUSES + [1] * L.N_HOUSES, high=1
+        )
+        s[L.CLOSED : L.CLOSED + L.N_PITS] = _int_list(
+            snapshot, "closed", L.N_PITS, default=[0] * L.N_PITS, high=1
+        )
+        if to_move is None:
+            if any(pits):
+                raise SnapshotError("a finished game ('to_move': null) has no seeds on the board")
+            s[L.OVER] = 1
+            s[L.END_REASON] = _end_reason(snapshot.get("end_reason"))
+        else:
+            s[L.TO_MOVE] = to_move
+            begin_turn(s, self.params)
+        self.state[:] = s
+
+
+def _end_reason(name: str | None) -> int:
+    codes = {v: k for k, v in L.END_REASON_NAMES.items()}
+    if name not in codes:
+        raise SnapshotError(f"'end_reason' must be one of {sorted(codes)}, got {name!r}")
+    return codes[name]
+
+
+def _non_negative(value: Any, key: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise SnapshotError(f"'{key}' must be a non-negative integer, got {value!r}")
+    return int(value)
+
+
+def _int_list(
+    snapshot: dict[str, Any],
+    key: str,
+    length: int,
+    default: list[int] | None = None,
+    high: int | None = None,
+) -> list[int]:
+    values = snapshot.get(key, default)
+    if values is None:
+        raise SnapshotError(f"snapshot lacks '{key}'")
+    if not isinstance(values, (list, tuple)) or len(values) != length:
+        raise SnapshotError(f"'{key}' must be a list of {length} integers, got {values!r}")
+    out = [_non_negative(v, key) for v in values]
+    if high is not None and any(v > high for v in out):
+        raise SnapshotError(f"'{key}' values must be between 0 and {high}, got {values!r}")
+    return out

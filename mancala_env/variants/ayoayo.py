@@ -1,0 +1,118 @@
+"""Ayoayo (Nigeria, Yoruba) after John P. Pratt, and Tampoduo (Ghana).
+
+Source: ``002_39c0c29210756e27.txt`` (Pratt, "Ayoayo Rules", numbered rules 1-5 and "A
+Variation"); the differences of ``004_8ffe586423a61d8e.txt``, section "Ayoayo - Nigeria", are
+options. Tampoduo (004, section "Tampoduo - Ghana") is the same text as 004's Ayoayo without the
+rule on passing over the emptied house, so it is this rule set with 004's readings.
+
+1. Four seeds in each pit (rule 1).
+2. Seeds are sown counter-clockwise, not into the stores; the pit being played always stays
+   empty, also when the seeds go round the board (rule 2).
+3. When the last seed falls into a pit that already held seeds, that pit is lifted and sown in
+   the same manner; the turn ends when the last seed falls into an empty pit (rule 3).
+4. A last seed in an empty pit of the mover's row captures the seeds of the opposite pit, but
+   not the sowing seed; nothing is captured on the opponent's row (rule 4).
+5. A player whose opponent has no seeds should give them some. If no move can, the mover takes
+   all their own seeds and the game ends. A move that captures the opponent's last seeds is
+   allowed; the mover then takes their own seeds too. A player who could have given seeds and
+   did not loses all their remaining seeds to the opponent (rule 5).
+6. Variation: the mover's store is part of the sowing; a last seed in it ends the turn.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..engine import layout as L
+from .base import RuleOptions, Variant, choice, flag, rule_params
+
+SKIPS = {"move": L.SKIP_MOVE_ORIGIN, "lap": L.SKIP_LAP_ORIGIN, "none": L.SKIP_NONE}
+
+
+@dataclass(frozen=True)
+class AyoayoOptions(RuleOptions):
+    skip_origin: str = choice(
+        "move",
+        ("move", "lap", "none"),
+        "the pit a move starts from stays empty on every lap (Pratt), each lap passes over "
+        "its own lifted pit, or no pit is passed over",
+    )
+    capture_sowing_seed: bool = flag(
+        False, "a capture takes the sowing seed too (004's reading; Pratt leaves it)"
+    )
+    feeding: str = choice(
+        "penalty",
+        ("penalty", "forced"),
+        "failing to feed a seedless opponent forfeits your seeds (Pratt), or only feeding "
+        "moves are legal (004)",
+    )
+    ending: str = choice(
+        "no_seeds",
+        ("no_seeds", "two_left_or_majority"),
+        "the game ends only when a player runs out of seeds (Pratt), or also when two seeds "
+        "are left or a player has captured 25 (004)",
+    )
+    sow_into_stores: bool = flag(False, "Pratt's variation: the mover's store is sown into")
+
+
+def to_params(options: AyoayoOptions) -> np.ndarray:
+    ends_early = options.ending == "two_left_or_majority"
+    return rule_params(
+        CONTINUE=L.CONTINUE_OCCUPIED,
+        SKIP_ORIGIN=SKIPS[options.skip_origin],
+        SOW_INTO_STORE=int(options.sow_into_stores),
+        CAPTURE=L.CAPTURE_OPPOSITE,
+        CAPTURE_LAST_SEED=int(options.capture_sowing_seed),
+        FEEDING=L.FEED_PENALTY if options.feeding == "penalty" else L.FEED_FORCED,
+        END_MAJORITY=int(ends_early),
+        END_BOARD_AT_MOST=2 if ends_early else -1,
+        REMAINDER=L.REMAINDER_OWNER,
+        STALL_LIMIT=options.stall_limit,
+        STALL_REMAINDER=L.REMAINDER_OWNER,
+    )
+
+
+@dataclass(frozen=True)
+class TampoduoOptions(AyoayoOptions):
+    first_player: str = choice(
+        "random",
+        ("player_0", "player_1", "random"),
+        "who moves first; the source has it guessed from a closed fist, so 'random'",
+    )
+    skip_origin: str = choice(
+        "none",
+        ("none", "move", "lap"),
+        "no pit is passed over (Tampoduo's text, unlike Ayoayo's, has no such rule), the pit "
+        "a move starts from stays empty, or each lap passes over its own lifted pit",
+    )
+    capture_sowing_seed: bool = flag(True, "a capture takes the sowing seed too")
+    feeding: str = choice(
+        "forced", ("forced", "penalty"), "only moves that feed a seedless opponent are legal"
+    )
+    ending: str = choice(
+        "two_left_or_majority",
+        ("two_left_or_majority", "no_seeds"),
+        "the game also ends when two seeds are left or a player has captured 25",
+    )
+
+
+AYOAYO = Variant(
+    name="ayoayo",
+    title="Ayoayo",
+    source="002_39c0c29210756e27.txt (Pratt, rules 1-5 and 'A Variation'); "
+    "options from 004_8ffe586423a61d8e.txt, section 'Ayoayo - Nigeria'",
+    summary="Yoruba relay sowing, capture of the opposite pit, the feeding rule and its penalty",
+    options_type=AyoayoOptions,
+    to_params=to_params,
+    doc=__doc__,
+)
+
+TAMPODUO = Variant(
+    name="tampoduo",
+    title="Tampoduo",
+    source="004_8ffe586423a61d8e.txt, section 'Tampoduo - Ghana'",
+    summary="Ghana's relay game: the last seed in an empty own pit takes the pit opposite",
+    options_type=TampoduoOptions,
+    to_params=to_params,
+    doc=__doc__,
+)

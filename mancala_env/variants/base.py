@@ -1,0 +1,139 @@
+"""What every rule set declares: its options, its rule parameters and where its rules come from.
+
+A rule set is a frozen dataclass of options (the readings its source leaves open, with the
+source's reading as default) and a function that turns those options into the rule parameter
+vector the compiled kernels read. `rule_params` holds the neutral value of every parameter, so
+a variant names only the mechanics it uses.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..engine import layout as L
+
+
+def choice(default: Any, choices: tuple, doc: str) -> Any:
+    """A dataclass field whose value must be one of `choices`."""
+    return field(default=default, metadata={"choices": choices, "doc": doc})
+
+
+def flag(default: bool, doc: str) -> Any:
+    """A dataclass field holding True or False."""
+    return field(default=default, metadata={"choices": (True, False), "doc": doc})
+
+
+def number(default: int, low: int, doc: str) -> Any:
+    """A dataclass field holding an integer of at least `low`."""
+    return field(default=default, metadata={"low": low, "doc": doc})
+
+
+@dataclass(frozen=True)
+class RuleOptions:
+    """Options every rule set has."""
+
+    first_player: str = choice(
+        "player_0",
+        ("player_0", "player_1", "random"),
+        "who moves first; 'random' draws it from the reset seed",
+    )
+    stall_limit: int = number(
+        100,
+        0,
+        "plies without a seed leaving the board after which the game is stopped "
+        "(the players' agreement to stop a chase; 0 never stops)",
+    )
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if "choices" in f.metadata and value not in f.metadata["choices"]:
+                raise ValueError(
+                    f"option {f.name}={value!r} is not allowed; "
+                    f"choose one of {', '.join(map(repr, f.metadata['choices']))}"
+                )
+            if "low" in f.metadata and (
+                isinstance(value, bool) or not isinstance(value, int) or value < f.metadata["low"]
+            ):
+                raise ValueError(
+                    f"option {f.name}={value!r} must be an integer >= {f.metadata['low']}"
+                )
+
+
+def rule_params(**values: int) -> np.ndarray:
+    """The rule parameter vector: neutral defaults overridden by `values` (names without P_)."""
+    params = np.zeros(L.PARAMS_SIZE, dtype=np.int32)
+    defaults = {
+        "SEEDS_PER_HOUSE": 4,
+        "CONTINUE": L.CONTINUE_NEVER,
+        "SKIP_ORIGIN": L.SKIP_MOVE_ORIGIN,
+        "CAPTURE_COUNTS": 0,
+        "CHAIN_MAX": L.N_HOUSES,
+        "MIN_LIFT": 1,
+        "END_BOARD_AT_MOST": -1,
+        "END_EACH_SIDE_AT_MOST": -1,
+        "END_ANY_SIDE_AT_MOST": -1,
+        "MAX_LAPS": 200,
+        "DIRECTION": 1,
+    }
+    for name, value in {**defaults, **values}.items():
+        params[getattr(L, "P_" + name)] = value
+    return params
+
+
+def counts_mask(*counts: int) -> int:
+    """The bit set of seed counts that a chain capture takes."""
+    return sum(1 << c for c in counts)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A registered rule set."""
+
+    name: str
+    title: str
+    source: str
+    summary: str
+    options_type: type[RuleOptions]
+    to_params: Callable[[Any], np.ndarray]
+    doc: str = ""
+
+    def options(self, **values: Any) -> RuleOptions:
+        """Build this rule set's options, naming any unknown one and the known ones."""
+        known = [f.name for f in dataclasses.fields(self.options_type)]
+        unknown = sorted(set(values) - set(known))
+        if unknown:
+            raise ValueError(
+                f"unknown option(s) {', '.join(unknown)} for variant {self.name!r}; "
+                f"known options: {', '.join(known)}"
+            )
+        return self.options_type(**values)
+
+    def n_actions(self, options: RuleOptions) -> int:
+        """Size of the action space: the lifts, then the special moves if the rule set has any."""
+        special = int(self.to_params(options)[L.P_SPECIAL_MOVE])
+        if special == L.SPECIAL_TRANSFER_EITHER:
+            return 3 * L.N_HOUSES
+        if special == L.SPECIAL_TRANSFER_FORWARD:
+            return 2 * L.N_HOUSES
+        return L.N_HOUSES
+
+
+def describe_options(options_type: type[RuleOptions]) -> list[dict[str, Any]]:
+    """Name, default, allowed values and meaning of every option of a rule set."""
+    rows = []
+    for f in dataclasses.fields(options_type):
+        rows.append(
+            {
+                "name": f.name,
+                "default": f.default,
+                "choices": f.metadata.get("choices"),
+                "doc": f.metadata.get("doc", ""),
+            }
+        )
+    return rows

@@ -1,0 +1,93 @@
+"""Oware (Ghana) and Kpo (Liberia).
+
+Source: ``004_8ffe586423a61d8e.txt``, sections "OWARE - Ghana" and "KPO - Liberia" (the two
+texts are the same rules, so one implementation serves both names).
+
+1. Four seeds in each of the twelve houses; a player owns the row of six nearest them.
+2. A move lifts all the seeds of one of the mover's houses and sows them one by one
+   counter-clockwise; the turn ends with the last seed (a single lap).
+3. Twelve or more seeds pass over the emptied house.
+4. A last seed that makes 2 or 3 in an opponent's house captures it, together with the unbroken
+   run of houses before it on the opponent's row that also hold 2 or 3.
+5. A move that would capture every seed of the opponent's row (a grand slam) captures nothing.
+6. A player whose opponent has no seeds must give them some; if no move can, the game ends and
+   the mover keeps the seeds on their row.
+7. The game ends when a player has captured more than half the seeds (25), or both have 24;
+   each player takes the seeds left on their row.
+8. Two or three seeds chasing each other for ever: the players agree to stop and split the
+   seeds left evenly, the player with more on their row keeping the odd one. Here the game is
+   stopped after `stall_limit` plies without a capture.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..engine import layout as L
+from .base import RuleOptions, Variant, choice, counts_mask, rule_params
+
+SOURCE = "004_8ffe586423a61d8e.txt, section 'OWARE - Ghana' (and 'KPO - Liberia')"
+
+
+@dataclass(frozen=True)
+class OwareOptions(RuleOptions):
+    first_player: str = choice(
+        "random",
+        ("player_0", "player_1", "random"),
+        "who moves first; the source has it guessed from a closed fist, so 'random'",
+    )
+    grand_slam: str = choice(
+        "no_capture",
+        ("no_capture", "capture"),
+        "a move that would take every seed of the opponent's row captures nothing, or all",
+    )
+    stall_remainder: str = choice(
+        "split",
+        ("split", "owner"),
+        "seeds left when a chase is stopped: split evenly (odd one to the fuller row), "
+        "or each player's row to its owner",
+    )
+
+
+SLAMS = {
+    "no_capture": L.SLAM_NO_CAPTURE,
+    "capture": L.SLAM_ALLOWED,
+    "extra_turn": L.SLAM_EXTRA_TURN,
+}
+REMAINDERS = {"split": L.REMAINDER_SPLIT, "owner": L.REMAINDER_OWNER}
+
+
+def to_params(options: OwareOptions, **overrides: int) -> np.ndarray:
+    """Oware's parameters; Ouri passes its differences as `overrides`."""
+    return rule_params(
+        CAPTURE=L.CAPTURE_CHAIN,
+        CAPTURE_COUNTS=counts_mask(2, 3),
+        GRAND_SLAM=SLAMS[options.grand_slam],
+        FEEDING=L.FEED_FORCED,
+        END_MAJORITY=1,
+        REMAINDER=L.REMAINDER_OWNER,
+        STALL_LIMIT=options.stall_limit,
+        STALL_REMAINDER=REMAINDERS[options.stall_remainder],
+        **overrides,
+    )
+
+
+OWARE = Variant(
+    name="oware",
+    title="Oware",
+    source=SOURCE,
+    summary="Ghana's single-lap game: capture 2s and 3s chained back, feed a seedless opponent",
+    options_type=OwareOptions,
+    to_params=to_params,
+    doc=__doc__,
+)
+
+KPO = Variant(
+    name="kpo",
+    title="Kpo",
+    source="004_8ffe586423a61d8e.txt, section 'KPO - Liberia' (the same text as Oware)",
+    summary="Liberia's name for Oware's rules, played exactly as Oware",
+    options_type=OwareOptions,
+    to_params=to_params,
+    doc=__doc__,
+)
