@@ -1,0 +1,30 @@
+"""Hypothesis strategies shared by the property tests."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+
+from mancala_env.variants import VARIANTS, describe_options
+
+
+@st.composite
+def rule_options(draw: st.DrawFn, name: str) -> dict:
+    """Any combination of a rule set's options (a short stall limit keeps games brief)."""
+    values = {}
+    for row in describe_options(VARIANTS[name].options_type):
+        if row["choices"] is not None:
+            values[row["name"]] = draw(st.sampled_from(row["choices"]))
+        elif row["name"] == "stall_limit":
+            values["stall_limit"] = draw(st.integers(1, 60))
+        elif row["name"] == "max_houses":
+            values["max_houses"] = draw(st.integers(1, 6))
+    return values
+
+
+def random_playout(game, rng: np.random.Generator, limit: int):
+    """Play uniformly random legal moves; yield the game before each move and the move."""
+    while not game.over and game.move_number < limit:
+        action = int(rng.choice(game.legal_actions()))
+        yield action
+        game.step(action)

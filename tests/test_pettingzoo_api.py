@@ -1,0 +1,30 @@
+"""PettingZoo's own conformance tests on every registered environment."""
+
+import pettingzoo
+import pytest
+from pettingzoo.test import api_test, render_test, seed_test
+
+import mancala_env
+from mancala_env.variants import VARIANTS
+
+NAMES = sorted(VARIANTS)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_api(name):
+    api_test(pettingzoo.make("aec", f"mancala/{name}-v0"), num_cycles=1000)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_api_unwrapped(name):
+    api_test(getattr(mancala_env, f"{name}_v0").raw_env(), num_cycles=300)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_seed(name):
+    seed_test(getattr(mancala_env, f"{name}_v0").env, num_cycles=500)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_render(name):
+    render_test(getattr(mancala_env, f"{name}_v0").env)

@@ -1,0 +1,105 @@
+"""Invariants over many random games of every rule set, under any combination of its options."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import random_playout, rule_options
+
+from mancala_env import Game, IllegalActionError
+from mancala_env.variants import VARIANTS
+
+NAMES = sorted(VARIANTS)
+SEEDS = st.integers(0, 2**32 - 1)
+
+
+def game_bound(game: Game) -> int:
+    """The documented bound on a game's length: every capture takes seeds off a board of at most
+    `total_seeds`, and `stall_limit` plies without one stop the game."""
+    return (game.total_seeds + 1) * game.options.stall_limit
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), seed=SEEDS)
+def test_seeds_are_conserved_and_games_end_within_their_bound(name, data, seed):
+    game = Game(name, **data.draw(rule_options(name)))
+    rng = np.random.default_rng(seed)
+    game.reset(rng)
+    bound = game_bound(game)
+    for _ in random_playout(game, rng, bound + 1):
+        assert (game.pits >= 0).all() and (game.stores >= 0).all()
+        assert int(game.pits.sum() + game.stores.sum()) == game.total_seeds
+    assert int(game.pits.sum() + game.stores.sum()) == game.total_seeds
+    assert game.over, f"{name} game still going after its bound of {bound} plies"
+    assert game.pits.sum() == 0, "a finished game has handed out every seed"
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), seed=SEEDS)
+def test_mask_is_exactly_the_set_of_accepted_actions(name, data, seed):
+    game = Game(name, **data.draw(rule_options(name)))
+    rng = np.random.default_rng(seed)
+    game.reset(rng)
+    for _ in random_playout(game, rng, 400):
+        mask = game.legal_mask()
+        assert mask.shape == (game.n_actions,) and mask.any()
+        for action in range(game.n_actions):
+            trial = game.copy()
+            try:
+                trial.step(action)
+                accepted = True
+            except IllegalActionError:
+                accepted = False
+            assert accepted == bool(mask[action]), (action, game.snapshot())
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=10, deadline=None)
+@given(seed=SEEDS)
+def test_same_seed_same_game(name, seed):
+    def play() -> list:
+        game = Game(name, first_player="random")
+        rng = np.random.default_rng(seed)
+        game.reset(rng)
+        moves = list(random_playout(game, rng, 10_000))
+        return [moves, game.snapshot()]
+
+    assert play() == play()
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=10, deadline=None)
+@given(seed=SEEDS)
+def test_snapshot_restore_round_trip_mid_game(name, seed):
+    game = Game(name)
+    rng = np.random.default_rng(seed)
+    game.reset(rng)
+    for _ in random_playout(game, rng, int(rng.integers(0, 60))):
+        pass
+    restored = Game.from_snapshot(game.snapshot())
+    assert restored.snapshot() == game.snapshot()
+    assert (restored.legal_mask() == game.legal_mask()).all()
+    rest_of_game = [
+        list(random_playout(g, np.random.default_rng(seed), 10_000)) for g in (game, restored)
+    ]
+    assert rest_of_game[0] == rest_of_game[1]
+    assert restored.snapshot() == game.snapshot()
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=10, deadline=None)
+@given(seed=SEEDS, action=st.integers(-5, 40))
+def test_illegal_or_out_of_range_actions_are_refused_without_changing_the_game(name, seed, action):
+    game = Game(name)
+    rng = np.random.default_rng(seed)
+    game.reset(rng)
+    for _ in random_playout(game, rng, int(rng.integers(0, 30))):
+        pass
+    if game.over or (0 <= action < game.n_actions and game.legal_mask()[action]):
+        return
+    before = game.state.copy()
+    with pytest.raises(IllegalActionError, match="legal actions|out of range"):
+        game.step(action)
+    assert (game.state == before).all()
