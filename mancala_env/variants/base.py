@@ -52,10 +52,13 @@ class RuleOptions:
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            if "choices" in f.metadata and value not in f.metadata["choices"]:
+            choices = f.metadata.get("choices")
+            if choices is not None and not any(
+                value == c and type(value) is type(c) for c in choices
+            ):
                 raise ValueError(
                     f"option {f.name}={value!r} is not allowed; "
-                    f"choose one of {', '.join(map(repr, f.metadata['choices']))}"
+                    f"choose one of {', '.join(map(repr, choices))}"
                 )
             if "low" in f.metadata and (
                 isinstance(value, bool) or not isinstance(value, int) or value < f.metadata["low"]

@@ -1,0 +1,170 @@
+"""The ``mancala`` command line: list the rule sets and watch seeded random games.
+
+Each subcommand is one small function (``cmd_<name>``) registered in `build_parser`; a
+function returns the process exit status. Errors the library reports (an unknown variant or
+option, a bad option value) are printed to stderr and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import textwrap
+from typing import Any
+
+import numpy as np
+
+from . import list_variants
+from .engine import layout as L
+from .game import Game
+from .render import render_ansi
+from .variants import RuleOptions, describe_options
+
+USAGE_ERROR = 2
+
+
+# ---- option parsing and description -----------------------------------------------------------
+def parse_option(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` -> (key, value); the value becomes an int, True, False or stays a string."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key:
+        raise ValueError(f"option {text!r} is not of the form KEY=VALUE")
+    lowered = raw.lower()
+    if lowered in ("true", "false"):
+        return key, lowered == "true"
+    try:
+        return key, int(raw)
+    except ValueError:
+        return key, raw
+
+
+def allowed_values(options_type: type[RuleOptions], option: dict[str, Any]) -> str:
+    """The allowed values of one option (a row of `describe_options`) as text."""
+    if option["choices"] is not None:
+        return ", ".join(_format_value(c) for c in option["choices"])
+    field = next(f for f in dataclasses.fields(options_type) if f.name == option["name"])
+    low = field.metadata.get("low")
+    return f"integer >= {low}" if low is not None else "any"
+
+
+def _format_value(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+# ---- describing moves and results ------------------------------------------------------------
+def describe_move(player: int, action: int) -> str:
+    """What `player` does with `action`: a lift, or an odu transfer (en bloc) of a house."""
+    kind, house = divmod(action, L.N_HOUSES)
+    who = f"player_{player}"
+    if kind == 0:
+        return f"{who} lifts house {house + 1}"
+    if kind == 1:
+        return f"{who} moves house {house + 1} en bloc (odu)"
+    return f"{who} moves house {house + 1} en bloc to the previous house (odu)"
+
+
+def describe_result(game: Game) -> str:
+    """Scores, the winner (or a draw) and why the game ended."""
+    s0, s1 = (int(x) for x in game.stores)
+    winner = game.winner()
+    outcome = "draw" if winner is None else f"player_{winner} wins"
+    reason = game.snapshot()["end_reason"]
+    return f"result: player_0 {s0}, player_1 {s1}: {outcome} (end_reason: {reason})"
+
+
+# ---- subcommands ------------------------------------------------------------------------------
+def cmd_variants(args: argparse.Namespace) -> int:
+    for variant in list_variants():
+        options = describe_options(variant.options_type)
+        if args.json:
+            rows = [{**o, "allowed": allowed_values(variant.options_type, o)} for o in options]
+            record = {
+                "name": variant.name,
+                "title": variant.title,
+                "source": variant.source,
+                "summary": variant.summary,
+                "options": rows,
+            }
+            print(json.dumps(record))
+            continue
+        print(f"{variant.name:<10} {variant.title}")
+        print(f"{'':<10} source:  {variant.source}")
+        print(f"{'':<10} summary: {variant.summary}")
+        width = max(len(o["name"]) for o in options)
+        for o in options:
+            allowed = allowed_values(variant.options_type, o)
+            print(
+                f"{'':<12}{o['name']:<{width}}  default {_format_value(o['default'])}  [{allowed}]"
+            )
+            indent = " " * (14 + width)
+            print(textwrap.fill(o["doc"], 100, initial_indent=indent, subsequent_indent=indent))
+        print()
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    try:
+        options = dict(parse_option(text) for text in args.option)
+        game = Game(args.variant, **options)
+    except (TypeError, ValueError) as error:
+        print(f"mancala show: error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)
+    rng = np.random.default_rng(seed)
+    game.reset(rng)
+    color = not args.no_color
+    print(f"{game.variant.title}, random play, seed {seed}")
+    print(render_ansi(game.snapshot(), color=color))
+    while not game.over and game.move_number < args.max_moves:
+        player = game.to_move
+        action = int(rng.choice(game.legal_actions()))
+        game.step(action)
+        print()
+        print(describe_move(player, action))
+        print(render_ansi(game.snapshot(), color=color))
+    print()
+    if game.over:
+        print(describe_result(game))
+    else:
+        s0, s1 = (int(x) for x in game.stores)
+        print(f"stopped after {args.max_moves} moves: player_0 {s0}, player_1 {s1}, no result")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mancala", description="African sowing games (the mancala family)."
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("variants", help="list the rule sets and their options")
+    p.add_argument("--json", action="store_true", help="one JSON object per rule set")
+    p.set_defaults(func=cmd_variants)
+
+    p = sub.add_parser("show", help="play a seeded random game and print every position")
+    p.add_argument("variant", help="rule set name (see 'mancala variants')")
+    p.add_argument("--seed", type=int, default=None, help="random seed (default: a fresh one)")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="rule option (repeatable); values are integers, true, false or text",
+    )
+    p.add_argument("--no-color", action="store_true", help="no reverse video for the last pit")
+    p.add_argument(
+        "--max-moves", type=int, default=2000, help="stop a game still going after this many"
+    )
+    p.set_defaults(func=cmd_show)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,150 @@
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+from mancala_env import list_variants
+from mancala_env.cli import main, parse_option
+from mancala_env.variants import describe_options, get_variant
+
+NAMES = ["oware", "ouri", "kpo", "tampoduo", "ayoayo", "obridjie", "ayoyayo"]
+RESULT = re.compile(
+    r"^result: player_0 (\d+), player_1 (\d+): (player_[01] wins|draw) \(end_reason: (\w+)\)$"
+)
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_variants_lists_every_rule_set_and_the_options_of_oware(capsys):
+    """`mancala variants` names all seven rule sets, each with title, and Oware's options."""
+    status, out, _ = run(capsys, "variants")
+    assert status == 0
+    listed = [line.split()[0] for line in out.splitlines() if line and not line[0].isspace()]
+    assert listed == NAMES
+    oware = out.split("\nouri ")[0]
+    for option in describe_options(get_variant("oware").options_type):
+        assert re.search(rf"^\s+{option['name']}\s+default ", oware, re.M), option["name"]
+    assert "grand_slam       default no_capture  [no_capture, capture]" in oware
+    assert "stall_limit      default 100  [integer >= 0]" in oware
+    assert get_variant("oware").source in oware
+
+
+def test_variants_json_one_object_per_rule_set(capsys):
+    """`mancala variants --json` prints one parseable JSON object per line, options included."""
+    status, out, _ = run(capsys, "variants", "--json")
+    assert status == 0
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["name"] for r in records] == NAMES
+    assert [r["title"] for r in records] == [v.title for v in list_variants()]
+    ayoyayo = records[-1]
+    odu = next(o for o in ayoyayo["options"] if o["name"] == "odu")
+    assert odu["default"] == "forward"
+    assert odu["choices"] == ["forward", "either", "none"]
+    max_houses = next(o for o in ayoyayo["options"] if o["name"] == "max_houses")
+    assert max_houses["default"] == 5 and max_houses["allowed"] == "integer >= 1"
+
+
+def test_show_prints_every_board_and_the_result(capsys):
+    """`mancala show` prints the start, one board per move with the move, then the result."""
+    status, out, _ = run(capsys, "show", "oware", "--seed", "7", "--no-color")
+    assert status == 0
+    assert "\x1b[" not in out
+    lines = out.splitlines()
+    moves = [line for line in lines if re.fullmatch(r"player_[01] lifts house [1-6]", line)]
+    headers = [line for line in lines if line.startswith("oware  move ")]
+    assert len(moves) >= 1 and len(headers) == len(moves) + 1
+    assert headers[-1].startswith(f"oware  move {len(moves)}  game over")
+    match = RESULT.match(lines[-1])
+    assert match, lines[-1]
+    s0, s1 = int(match[1]), int(match[2])
+    assert s0 + s1 == 48
+    expected = "draw" if s0 == s1 else f"player_{int(s1 > s0)} wins"
+    assert match[3] == expected
+
+
+def test_show_is_deterministic_for_a_seed_and_differs_between_seeds(capsys):
+    """The same seed replays the same game; another seed plays another one."""
+    first = run(capsys, "show", "ouri", "--seed", "11")[1]
+    again = run(capsys, "show", "ouri", "--seed", "11")[1]
+    other = run(capsys, "show", "ouri", "--seed", "12")[1]
+    assert first == again
+    assert first != other
+
+
+def test_show_colors_the_last_pit_unless_told_not_to(capsys):
+    """By default the last-lifted pit is shown in reverse video; --no-color drops the escapes."""
+    colored = run(capsys, "show", "kpo", "--seed", "1")[1]
+    plain = run(capsys, "show", "kpo", "--seed", "1", "--no-color")[1]
+    assert "\x1b[7m" in colored
+    assert re.sub(r"\x1b\[[0-9;]*m", "", colored) == plain
+
+
+def test_show_passes_rule_options_and_names_odu_moves(capsys):
+    """Options reach the rules: Ayoyayo with odu=either plays en bloc moves both ways."""
+    status, out, _ = run(
+        capsys, "show", "ayoyayo", "--seed", "0", "--no-color", "--option", "odu=either"
+    )
+    assert status == 0
+    assert "player_0 moves house 4 en bloc to the previous house (odu)" in out
+    assert "player_1 moves house 5 en bloc (odu)" in out
+    status, out, _ = run(capsys, "show", "ayoyayo", "--seed", "0", "--option", "odu=none")
+    assert status == 0
+    assert "en bloc" not in out
+
+
+def test_show_first_player_option(capsys):
+    """--option first_player=player_1 makes player_1 play the first move."""
+    out = run(capsys, "show", "ayoayo", "--seed", "3", "--option", "first_player=player_1")[1]
+    first_move = next(line for line in out.splitlines() if " lifts house " in line)
+    assert first_move.startswith("player_1 ")
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["show", "owari"], "known variants: ayoayo, ayoyayo, kpo, obridjie, ouri, oware"),
+        (
+            ["show", "oware", "--option", "odu=forward"],
+            "known options: first_player, stall_limit, grand_slam, stall_remainder",
+        ),
+        (
+            ["show", "oware", "--option", "grand_slam=sometimes"],
+            "choose one of 'no_capture', 'capture'",
+        ),
+        (["show", "oware", "--option", "stall_limit=many"], "must be an integer >= 0"),
+        (["show", "ouri", "--option", "singles_rule=maybe"], "choose one of True, False"),
+        (["show", "oware", "--option", "grand_slam"], "is not of the form KEY=VALUE"),
+    ],
+)
+def test_show_bad_input_exits_2_with_the_allowed_values(capsys, argv, expected):
+    """Unknown variant or option, or a bad value: status 2, the library's message, no traceback."""
+    status, out, err = run(capsys, *argv)
+    assert status == 2
+    assert out == ""
+    assert expected in err
+    assert "Traceback" not in err
+
+
+def test_parse_option_types():
+    """Option values become integers, booleans or strings."""
+    assert parse_option("stall_limit=40") == ("stall_limit", 40)
+    assert parse_option("singles_rule=False") == ("singles_rule", False)
+    assert parse_option("sow_into_stores=true") == ("sow_into_stores", True)
+    assert parse_option("odu=either") == ("odu", "either")
+
+
+def test_python_dash_m_runs_the_command_line():
+    """`python -m mancala_env` is the same command line."""
+    done = subprocess.run(
+        [sys.executable, "-m", "mancala_env", "variants", "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert [json.loads(line)["name"] for line in done.stdout.splitlines()] == NAMES
