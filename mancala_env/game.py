@@ -124,6 +124,7 @@ class Game:
             "special_used": [int(s[L.SPECIAL_USED]), int(s[L.SPECIAL_USED + 1])],
             "last_action": None if last < 0 else last,
             "last_pit": None if last_pit < 0 else last_pit,
+            "last_capturer": None if s[L.LAST_CAPTURER] < 0 else int(s[L.LAST_CAPTURER]),
             "end_reason": L.END_REASON_NAMES[int(s[L.END_REASON])] if self.over else None,
             "owners": [int(x) for x in s[L.OWNER : L.OWNER + L.N_PITS]],
             "closed": [int(x) for x in s[L.CLOSED : L.CLOSED + L.N_PITS]],
@@ -166,9 +167,15 @@ class Game:
         s[L.SPECIAL_USED : L.SPECIAL_USED + 2] = _int_list(
             snapshot, "special_used", 2, default=[0, 0], high=1
         )
-        for key, slot in (("last_action", L.LAST_ACTION), ("last_pit", L.LAST_PIT)):
+        for key, slot, high in (
+            ("last_action", L.LAST_ACTION, self.n_actions - 1),
+            ("last_pit", L.LAST_PIT, L.N_PITS - 1),
+            ("last_capturer", L.LAST_CAPTURER, 1),
+        ):
             value = snapshot.get(key)
-            s[slot] = -1 if value is None else _non_negative(value, key)
+            if value is not None and not 0 <= _non_negative(value, key) <= high:
+                raise SnapshotError(f"'{key}' must be null or between 0 and {high}, got {value!r}")
+            s[slot] = -1 if value is None else value
         s[L.OWNER : L.OWNER + L.N_PITS] = _int_list(
             snapshot, "owners", L.N_PITS, default=[0] * L.N_HOUSES + [1] * L.N_HOUSES, high=1
         )

@@ -18,6 +18,7 @@ from .layout import (
     CAPTURE_FOUR,
     CAPTURE_OPPOSITE,
     CLOSED,
+    LAST_CAPTURER,
     N_PITS,
     OWNER,
     P_CAPTURE,
@@ -34,6 +35,14 @@ from .layout import (
 # Bits of the value `capture` returns.
 CAPTURED = 1  # some seeds were taken from the opponent's row
 EXTRA_TURN = 2  # the mover moves again
+
+
+@njit(cache=True)
+def take(state, pit, player):
+    """Move every seed of `pit` into `player`'s store."""
+    state[STORE + player] += state[pit]
+    state[pit] = 0
+    state[LAST_CAPTURER] = player
 
 
 @njit(cache=True)
@@ -71,8 +80,7 @@ def _chain(state, last, mover, params):
         return 0
     pit = last
     for _ in range(houses):
-        state[STORE + mover] += state[pit]
-        state[pit] = 0
+        take(state, pit, mover)
         pit = (pit + step_back) % N_PITS
     if slam and params[P_GRAND_SLAM] == SLAM_EXTRA_TURN:
         return CAPTURED | EXTRA_TURN
@@ -84,11 +92,9 @@ def _opposite(state, last, mover, params):
     facing = N_PITS - 1 - last
     if state[OWNER + last] != mover or state[last] != 1 or state[facing] == 0:
         return 0
-    state[STORE + mover] += state[facing]
-    state[facing] = 0
+    take(state, facing, mover)
     if params[P_CAPTURE_LAST_SEED] == 1:
-        state[STORE + mover] += 1
-        state[last] = 0
+        take(state, last, mover)
     return CAPTURED
 
 
@@ -96,8 +102,7 @@ def _opposite(state, last, mover, params):
 def _four(state, last, mover):
     if state[last] != 4:
         return 0
-    state[STORE + mover] += 4
-    state[last] = 0
+    take(state, last, mover)
     return CAPTURED if state[OWNER + last] != mover else 0
 
 

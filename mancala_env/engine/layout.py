@@ -29,7 +29,8 @@ CLOSED = OWNER + N_PITS  # CLOSED + pit: 1 when the pit is out of play
 MAX_ACTIONS = 3 * N_HOUSES  # lifts, then the special moves
 LEGAL = CLOSED + N_PITS  # LEGAL + action: 1 when the player to move may play it (kept current)
 FEED_POSSIBLE = LEGAL + MAX_ACTIONS  # 1 when the player to move could feed a seedless opponent
-STATE_SIZE = FEED_POSSIBLE + 1
+LAST_CAPTURER = FEED_POSSIBLE + 1  # the player who last took seeds off the board, -1 if none
+STATE_SIZE = LAST_CAPTURER + 1
 
 # Why a game ended (state[END_REASON]).
 END_NONE = 0
@@ -105,6 +106,7 @@ NO_MOVE_PASS = 2  # the turn passes to the opponent
 
 REMAINDER_OWNER = 0  # each player takes the seeds on their own row
 REMAINDER_SPLIT = 1  # split evenly; the player with more on their row keeps the odd one
+REMAINDER_LAST_CAPTURER = 2  # all to the player who last took seeds (Ncho's eleventh four)
 
 SPECIAL_NONE = 0
 SPECIAL_TRANSFER_FORWARD = 1  # move a house's seeds en bloc to the next own house

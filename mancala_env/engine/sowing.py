@@ -9,6 +9,7 @@ twelve-seed rule, Pratt's 'the pit being played always remains empty'), single l
 
 from numba import njit
 
+from .capture import take
 from .layout import (
     CLOSED,
     CONTINUE_OCCUPIED,
@@ -65,8 +66,7 @@ def sow_lap(state, start, hand, mover, move_origin, params):
         state[pos] += 1
         hand -= 1
         if fours_to_owner and hand > 0 and pos < N_PITS and state[pos] == 4:
-            state[STORE + state[OWNER + pos]] += 4
-            state[pos] = 0
+            take(state, pos, state[OWNER + pos])
     return pos
 
 

@@ -26,6 +26,7 @@ from .layout import (
     FEED_PENALTY,
     FEED_POSSIBLE,
     LAST_ACTION,
+    LAST_CAPTURER,
     LAST_PIT,
     LEGAL,
     MAX_ACTIONS,
@@ -49,6 +50,7 @@ from .layout import (
     P_STALL_LIMIT,
     P_STALL_REMAINDER,
     PARAMS_SIZE,
+    REMAINDER_LAST_CAPTURER,
     REMAINDER_SPLIT,
     SPECIAL_NONE,
     SPECIAL_TRANSFER_EITHER,
@@ -164,7 +166,9 @@ def legal_actions(state, params, out):
 @njit(cache=True)
 def _finish(state, remainder, reason):
     """End the game: hand out the seeds still on the board and record why it ended."""
-    if remainder == REMAINDER_SPLIT:
+    if remainder == REMAINDER_LAST_CAPTURER and state[LAST_CAPTURER] >= 0:
+        state[STORE + state[LAST_CAPTURER]] += board_seeds(state)
+    elif remainder == REMAINDER_SPLIT:
         left = board_seeds(state)
         half = left // 2
         state[STORE] += half
@@ -297,6 +301,7 @@ def new_game(params, first_player, out):
     out[TO_MOVE] = first_player
     out[LAST_ACTION] = -1
     out[LAST_PIT] = -1
+    out[LAST_CAPTURER] = -1
     begin_turn(out, params)
 
 

@@ -3,12 +3,13 @@
 from .ayoayo import AYOAYO, TAMPODUO
 from .ayoyayo import AYOYAYO
 from .base import RuleOptions, Variant, describe_options
+from .ncho import NCHO
 from .obridjie import OBRIDJIE
 from .ouri import OURI
 from .oware import KPO, OWARE
 
 VARIANTS: dict[str, Variant] = {
-    v.name: v for v in (OWARE, OURI, KPO, TAMPODUO, AYOAYO, OBRIDJIE, AYOYAYO)
+    v.name: v for v in (OWARE, OURI, KPO, TAMPODUO, AYOAYO, OBRIDJIE, AYOYAYO, NCHO)
 }
 
 

@@ -52,8 +52,9 @@ class ObridjieOptions(RuleOptions):
     )
 
 
-def to_params(options: ObridjieOptions) -> np.ndarray:
-    return rule_params(
+def to_params(options: ObridjieOptions, **overrides: int) -> np.ndarray:
+    """Obridjie's parameters; Ncho passes its differences as `overrides`."""
+    values = dict(
         CONTINUE=L.CONTINUE_OCCUPIED,
         STOP_AT_FOUR=1,
         FOUR_ON_THE_WAY=1,
@@ -65,6 +66,7 @@ def to_params(options: ObridjieOptions) -> np.ndarray:
         STALL_LIMIT=options.stall_limit,
         STALL_REMAINDER=REMAINDERS[options.remainder],
     )
+    return rule_params(**{**values, **overrides})
 
 
 OBRIDJIE = Variant(

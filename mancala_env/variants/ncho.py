@@ -1,0 +1,64 @@
+"""Ncho, the Igbo and Lagos game of fours (one round).
+
+Source: ``003_27373f1e89548b8e.txt`` ("The Game of Ayo", sections "Rules of Play" and "Example
+of Play").
+
+1. Each player owns the six houses on their side, four seeds in each.
+2. A player with no seeds in any of their houses is passed over: play reverts to the opponent.
+3. Otherwise the player lifts all the seeds of one of their houses and sows them one by one
+   anti-clockwise into the houses that follow.
+4. Any seed but the last that makes a house up to four wins those four, at once, for the
+   house's owner.
+5. The last seed ends the turn if its house was empty; if it makes the house four, the sower
+   wins those four wherever the house is, and the turn ends; otherwise the sower lifts the
+   house's seeds and sows on.
+6. The player who wins the eleventh four also wins the last.
+
+Readings chosen where the source is silent (each an option): a lifted house is not passed over
+on the way round (`skip_origin`); two players circling the last eight seeds for ever are stopped
+after `stall_limit` plies without a four, each keeping the seeds on their side (`remainder`).
+The rounds in which captured fours buy houses are not played here: an episode is one round.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..engine import layout as L
+from . import obridjie
+from .base import Variant, choice
+
+
+@dataclass(frozen=True)
+class NchoOptions(obridjie.ObridjieOptions):
+    first_player: str = choice(
+        "random",
+        ("player_0", "player_1", "random"),
+        "who starts; the source has the players draw lots, so 'random'",
+    )
+    stuck: str = choice(
+        "pass",
+        ("pass", "end"),
+        "a player with no seeds is passed over (the source), or the game ends",
+    )
+    remainder: str = choice(
+        "owner",
+        ("owner", "split"),
+        "seeds left when a chase is stopped go to the row's owner, or are split evenly",
+    )
+
+
+def to_params(options: NchoOptions) -> np.ndarray:
+    return obridjie.to_params(options, END_BOARD_AT_MOST=4, REMAINDER=L.REMAINDER_LAST_CAPTURER)
+
+
+NCHO = Variant(
+    name="ncho",
+    title="Ncho",
+    source="003_27373f1e89548b8e.txt, sections 'Rules of Play' and 'Example of Play'",
+    summary="the Igbo game of fours: relay sowing, fours to the house's owner, the last to "
+    "whoever wins the eleventh",
+    options_type=NchoOptions,
+    to_params=to_params,
+    doc=__doc__,
+)
