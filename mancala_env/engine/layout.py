@@ -26,11 +26,20 @@ END_REASON = LAST_ACTION + 1  # one of the END_* codes below
 LAST_PIT = END_REASON + 1  # the pit the last move lifted, -1 before the first
 OWNER = LAST_PIT + 1  # OWNER + pit: the player who owns the pit
 CLOSED = OWNER + N_PITS  # CLOSED + pit: 1 when the pit is out of play
-MAX_ACTIONS = 3 * N_HOUSES  # lifts, then the special moves
+MAX_ACTIONS = 96  # lifts, then the special moves (the largest action space of any rule set)
 LEGAL = CLOSED + N_PITS  # LEGAL + action: 1 when the player to move may play it (kept current)
 FEED_POSSIBLE = LEGAL + MAX_ACTIONS  # 1 when the player to move could feed a seedless opponent
 LAST_CAPTURER = FEED_POSSIBLE + 1  # the player who last took seeds off the board, -1 if none
-STATE_SIZE = LAST_CAPTURER + 1
+PHASE = LAST_CAPTURER + 1  # PHASE_*: play, or a setting-out step before it
+TURNS = PHASE + 1  # TURNS + p: moves player p has made this round
+ROUND = TURNS + 2  # rounds finished so far in a match
+ROUNDS_WON = ROUND + 1  # ROUNDS_WON + p: rounds player p has won
+ROUND_STARTER = ROUNDS_WON + 2  # the player who moved first this round
+ROUND_START_STORE = ROUND_STARTER + 1  # ROUND_START_STORE + p: player p's store as the round began
+ROUND_OVER = ROUND_START_STORE + 2  # 1 once the current round has ended
+UUR = ROUND_OVER + 1  # UUR + pit: 1 + the player owning a 'pregnant' (uur) pit, 0 for none
+SETUP = UUR + N_PITS  # SETUP + i: scratch for a variant's setting out (8 slots)
+STATE_SIZE = SETUP + 8
 
 # Why a game ended (state[END_REASON]).
 END_NONE = 0
@@ -78,7 +87,19 @@ P_DIRECTION = 20  # +1 counter-clockwise, -1 clockwise
 P_FOUR_ON_THE_WAY = 21  # 1: a pit made four by any seed but the last goes to its owner
 P_STOP_AT_FOUR = 22  # 1: a relay stops when the last seed makes four
 P_END_ANY_SIDE_AT_MOST = 23  # the game ends when either row holds at most this many (-1: off)
-PARAMS_SIZE = 24
+P_TOTAL_SEEDS = 24  # seeds in the game (pits and stores together)
+P_LIFT_ACTIONS = 25  # lift actions: N (own row) or 2N (any pit the mover owns, in sowing order)
+P_OPENING = 26  # OPENING_*: a special first move of each player
+P_FOUR_LAST_OWN_ONLY = 27  # 1: a last seed making four is taken only on the mover's own pits
+P_FINAL_POT = 28  # with this many seeds or fewer left, a last-seed four takes them all (0: off)
+P_ROUNDS = 29  # ROUNDS_*: how the next round is set out (ROUNDS_NONE: one round an episode)
+P_MATCH_END = 30  # MATCH_*: when a match of rounds is won
+P_MATCH_TARGET = 31  # the rounds, or seeds, MATCH_END counts to
+P_ROUND_STARTER = 32  # STARTER_*: who moves first in the next round
+P_UUR = 33  # 1: an opposite pit of three makes a pregnant (uur) pair (Layli Goobalay)
+P_SETUP = 34  # a variant's setting out before play (0: none; values are the variant's)
+P_FIRST_TURN = 35  # a variant's rule for each player's first turn (0: none)
+PARAMS_SIZE = 48  # room for the parameters of rule sets still to come
 
 CONTINUE_NEVER = 0  # single lap: the turn ends with the last seed
 CONTINUE_OCCUPIED = 1  # relay: lift the last pit again when it was not empty
@@ -111,3 +132,24 @@ REMAINDER_LAST_CAPTURER = 2  # all to the player who last took seeds (Ncho's ele
 SPECIAL_NONE = 0
 SPECIAL_TRANSFER_FORWARD = 1  # move a house's seeds en bloc to the next own house
 SPECIAL_TRANSFER_EITHER = 2  # ... to either neighbouring own house
+
+FOUR_ON_THE_WAY_NONE = 0
+FOUR_ON_THE_WAY_OWNER = 1  # the pit's owner takes it (Obridjie, Ncho)
+FOUR_ON_THE_WAY_MOVER_OWN = 2  # the mover takes it from their own pits only (J'erin)
+
+OPENING_NONE = 0
+OPENING_TWO_HOUSES = 1  # J'erin: a first move lifts two adjoining houses, one hand after another
+
+PHASE_PLAY = 0
+
+ROUNDS_NONE = 0  # an episode is one round
+ROUNDS_FOURS_BUY_HOUSES = 1  # each four captured fills a house; houses change hands (Ncho, J'erin)
+ROUNDS_REFILL_OWN_ROW = 2  # refill own holes in fours, close the ones that cannot be (Rio Kadalis)
+ROUNDS_EQUAL_ROWS = 3  # the poorer player's seeds dealt out, matched by the other (Layli Goobalay)
+
+MATCH_CANNOT_FILL = 0  # the match ends when a player cannot fill a single house
+MATCH_ROUNDS_WON = 1  # ... when a player has won P_MATCH_TARGET rounds
+MATCH_SEEDS = 2  # ... when a player holds P_MATCH_TARGET seeds or more after a round
+
+STARTER_ALTERNATE = 0  # the players take turns to start the rounds
+STARTER_ROUND_LOSER = 1  # the loser of the last round starts the next

@@ -3,8 +3,8 @@
 Its parameters cover the sowing rules of the sources: the direction, whether the mover's store
 is part of the circuit (Pratt's variation of Ayoayo), which lifted pit a lap passes over (Oware's
 twelve-seed rule, Pratt's 'the pit being played always remains empty'), single laps or relay laps
-(Ayoayo, Tampoduo, Obridjie, Ncho), and fours taken by a pit's owner while seeds are sown
-(Obridjie, Ncho). Closed pits are passed over.
+(Ayoayo, Tampoduo, Obridjie, Ncho), and fours taken while seeds are sown (by a pit's owner in
+Obridjie and Ncho, by the mover from their own pits in J'erin). Closed pits are passed over.
 """
 
 from numba import njit
@@ -13,6 +13,8 @@ from .capture import take
 from .layout import (
     CLOSED,
     CONTINUE_OCCUPIED,
+    FOUR_ON_THE_WAY_NONE,
+    FOUR_ON_THE_WAY_OWNER,
     N_HOUSES,
     N_PITS,
     OWNER,
@@ -26,6 +28,7 @@ from .layout import (
     SKIP_LAP_ORIGIN,
     SKIP_MOVE_ORIGIN,
     STORE,
+    UUR,
 )
 
 ENDLESS = -1  # returned by `sow` for a relay that never ends
@@ -52,10 +55,21 @@ def next_position(state, pos, mover, params):
 
 
 @njit(cache=True)
+def _take_four_on_the_way(state, pit, mover, rule):
+    """A pit just made four by a seed that is not the last: its owner takes it (Obridjie,
+    Ncho), or the mover does when it is one of their own pits (J'erin)."""
+    if state[pit] != 4 or state[UUR + pit] != 0:
+        return
+    owner = state[OWNER + pit]
+    if rule == FOUR_ON_THE_WAY_OWNER or owner == mover:
+        take(state, pit, owner)
+
+
+@njit(cache=True)
 def sow_lap(state, start, hand, mover, move_origin, params):
     """Sow `hand` seeds one by one after `start`; return the position of the last seed."""
     skip = params[P_SKIP_ORIGIN]
-    fours_to_owner = params[P_FOUR_ON_THE_WAY] == 1
+    fours_on_the_way = params[P_FOUR_ON_THE_WAY]
     pos = start
     while hand > 0:
         pos = next_position(state, pos, mover, params)
@@ -65,27 +79,34 @@ def sow_lap(state, start, hand, mover, move_origin, params):
             continue
         state[pos] += 1
         hand -= 1
-        if fours_to_owner and hand > 0 and pos < N_PITS and state[pos] == 4:
-            take(state, pos, state[OWNER + pos])
+        if fours_on_the_way != FOUR_ON_THE_WAY_NONE and hand > 0 and pos < N_PITS:
+            _take_four_on_the_way(state, pos, mover, fours_on_the_way)
     return pos
 
 
 @njit(cache=True)
 def sow(state, pit, mover, params):
-    """Lift `pit` and sow it, relaying as the rules say; return the last position or ENDLESS.
+    """Lift `pit` and sow it, relaying as the rules say; return the last position or ENDLESS."""
+    hand = state[pit]
+    state[pit] = 0
+    return sow_hand(state, pit, hand, mover, params)
+
+
+@njit(cache=True)
+def sow_hand(state, origin, hand, mover, params):
+    """Sow `hand` seeds after the lifted pit `origin`, relaying as the rules say.
 
     A relay lap starts again from the pit the last seed fell into while that pit was not
-    empty (and, with P_STOP_AT_FOUR, did not just become four). A relay still going after
-    P_MAX_LAPS laps is circling for ever: the caller treats such a move as illegal.
+    empty (and, with P_STOP_AT_FOUR, did not just become four). Returns the last position, or
+    ENDLESS for a relay still going after P_MAX_LAPS laps: it circles for ever, and the caller
+    treats such a move as illegal.
     """
     relay = params[P_CONTINUE] == CONTINUE_OCCUPIED
     stop_at_four = params[P_STOP_AT_FOUR] == 1
-    start = pit
+    start = origin
     laps = 0
     while True:
-        hand = state[start]
-        state[start] = 0
-        last = sow_lap(state, start, hand, mover, pit, params)
+        last = sow_lap(state, start, hand, mover, origin, params)
         laps += 1
         if not relay or last >= N_PITS:
             return last
@@ -95,3 +116,5 @@ def sow(state, pit, mover, params):
         if laps >= params[P_MAX_LAPS]:
             return ENDLESS
         start = last
+        hand = state[start]
+        state[start] = 0

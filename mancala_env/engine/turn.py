@@ -12,7 +12,7 @@ once-a-game odu transfer).
 import numpy as np
 from numba import njit
 
-from .capture import CAPTURED, EXTRA_TURN, capture, row_seeds
+from .capture import CAPTURED, EXTRA_TURN, row_seeds
 from .layout import (
     END_BOARD_EMPTY,
     END_CANNOT_FEED,
@@ -42,32 +42,27 @@ from .layout import (
     P_END_EACH_SIDE_AT_MOST,
     P_END_MAJORITY,
     P_FEEDING,
+    P_LIFT_ACTIONS,
     P_MIN_LIFT,
     P_NO_MOVE,
     P_REMAINDER,
     P_SEEDS_PER_HOUSE,
-    P_SPECIAL_MOVE,
     P_STALL_LIMIT,
     P_STALL_REMAINDER,
     PARAMS_SIZE,
     REMAINDER_LAST_CAPTURER,
     REMAINDER_SPLIT,
-    SPECIAL_NONE,
-    SPECIAL_TRANSFER_EITHER,
-    SPECIAL_USED,
+    ROUND_STARTER,
     STALL,
     STATE_SIZE,
     STORE,
     TO_MOVE,
+    TURNS,
 )
-from .sowing import ENDLESS, sow
+from .moves import house_pit, lifted_pit, play, rule_candidates
+from .sowing import ENDLESS
 
 ILLEGAL = -1  # returned by `step` for an action the mask forbids, or a finished game
-
-
-@njit(cache=True)
-def house_pit(player, house):
-    return player * N_HOUSES + house
 
 
 @njit(cache=True)
@@ -76,50 +71,6 @@ def board_seeds(state):
     for pit in range(N_PITS):
         total += state[pit]
     return total
-
-
-@njit(cache=True)
-def play(state, action, mover, params):
-    """Make the move `action` of `mover` on `state`; return capture flags, or ENDLESS."""
-    if action < N_HOUSES:
-        last = sow(state, house_pit(mover, action), mover, params)
-        if last == ENDLESS:
-            return ENDLESS
-        return capture(state, last, mover, params)
-    house = action % N_HOUSES
-    target = house + 1 if action < 2 * N_HOUSES else house - 1
-    source = house_pit(mover, house)
-    state[house_pit(mover, target)] += state[source]
-    state[source] = 0
-    state[SPECIAL_USED + mover] = 1
-    return 0
-
-
-@njit(cache=True)
-def _candidate_actions(state, mover, params, out):
-    """Mark the actions the sowing and special-move rules allow, before feeding and relays."""
-    out[:] = 0
-    min_lift = params[P_MIN_LIFT]
-    if min_lift > 1:
-        ok = False
-        for house in range(N_HOUSES):
-            if state[house_pit(mover, house)] >= min_lift:
-                ok = True
-        if not ok:
-            min_lift = 1
-    else:
-        min_lift = 1
-    for house in range(N_HOUSES):
-        if state[house_pit(mover, house)] >= min_lift:
-            out[house] = 1
-    special = params[P_SPECIAL_MOVE]
-    if special != SPECIAL_NONE and state[SPECIAL_USED + mover] == 0:
-        for house in range(N_HOUSES):
-            if state[house_pit(mover, house)] > 0:
-                if house + 1 < N_HOUSES:
-                    out[N_HOUSES + house] = 1
-                if special == SPECIAL_TRANSFER_EITHER and house > 0:
-                    out[2 * N_HOUSES + house] = 1
 
 
 @njit(cache=True)
@@ -138,7 +89,7 @@ def legal_actions(state, params, out):
     Returns 1 when one of them gives seeds to an opponent who has none, else 0.
     """
     mover = state[TO_MOVE]
-    _candidate_actions(state, mover, params, out)
+    rule_candidates(state, mover, params, out)
     feeding = params[P_FEEDING]
     opponent_empty = row_seeds(state, 1 - mover) == 0
     scratch = np.empty(STATE_SIZE, state.dtype)
@@ -155,9 +106,13 @@ def legal_actions(state, params, out):
             out[action] = 0
     if opponent_empty and feeding == FEED_FORCED and feeds == 0 and params[P_MIN_LIFT] > 1:
         # The feeding obligation outranks the rule against lifting single seeds.
-        for house in range(N_HOUSES):
+        for house in range(params[P_LIFT_ACTIONS]):
             pit = house_pit(mover, house)
-            if state[pit] > 0 and _outcome(state, house, mover, params, scratch) == 1:
+            if (
+                state[OWNER + pit] == mover
+                and state[pit] > 0
+                and _outcome(state, house, mover, params, scratch) == 1
+            ):
                 out[house] = 1
                 feeds = 1
     return feeds
@@ -276,7 +231,8 @@ def step(state, action, params):
     flags = play(state, action, mover, params)
     state[MOVE_NUMBER] += 1
     state[LAST_ACTION] = action
-    state[LAST_PIT] = house_pit(mover, action % N_HOUSES)
+    state[LAST_PIT] = lifted_pit(action, mover, params)
+    state[TURNS + mover] += 1
     state[STALL] = 0 if board_seeds(state) < seeds_before else state[STALL] + 1
     if params[P_FEEDING] == FEED_PENALTY and opponent_was_empty and row_seeds(state, opponent) == 0:
         if flags & CAPTURED:
@@ -299,6 +255,7 @@ def new_game(params, first_player, out):
         out[pit] = params[P_SEEDS_PER_HOUSE]
         out[OWNER + pit] = 0 if pit < N_HOUSES else 1
     out[TO_MOVE] = first_player
+    out[ROUND_STARTER] = first_player
     out[LAST_ACTION] = -1
     out[LAST_PIT] = -1
     out[LAST_CAPTURER] = -1

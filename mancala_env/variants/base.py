@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import layout as L
+from ..engine.moves import action_count
 
 
 def choice(default: Any, choices: tuple, doc: str) -> Any:
@@ -83,9 +84,12 @@ def rule_params(**values: int) -> np.ndarray:
         "END_ANY_SIDE_AT_MOST": -1,
         "MAX_LAPS": 200,
         "DIRECTION": 1,
+        "LIFT_ACTIONS": L.N_HOUSES,
     }
     for name, value in {**defaults, **values}.items():
         params[getattr(L, "P_" + name)] = value
+    if "TOTAL_SEEDS" not in values:
+        params[L.P_TOTAL_SEEDS] = params[L.P_SEEDS_PER_HOUSE] * L.N_PITS
     return params
 
 
@@ -118,13 +122,8 @@ class Variant:
         return self.options_type(**values)
 
     def n_actions(self, options: RuleOptions) -> int:
-        """Size of the action space: the lifts, then the special moves if the rule set has any."""
-        special = int(self.to_params(options)[L.P_SPECIAL_MOVE])
-        if special == L.SPECIAL_TRANSFER_EITHER:
-            return 3 * L.N_HOUSES
-        if special == L.SPECIAL_TRANSFER_FORWARD:
-            return 2 * L.N_HOUSES
-        return L.N_HOUSES
+        """Size of the action space: the lifts, then the rule set's extra actions."""
+        return action_count(self.to_params(options))
 
 
 def describe_options(options_type: type[RuleOptions]) -> list[dict[str, Any]]:
