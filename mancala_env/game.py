@@ -82,10 +82,10 @@ class Game:
         return [int(a) for a in np.flatnonzero(self.legal_mask())]
 
     def winner(self) -> int | None:
-        """0 or 1 once the game is over and someone captured more; None for a draw or a game on."""
-        if not self.over or self.stores[0] == self.stores[1]:
+        """0 or 1 once the game is over and has a winner; None for a draw or a game still on."""
+        if not self.over or self.state[L.WINNER] < 0:
             return None
-        return int(np.argmax(self.stores))
+        return int(self.state[L.WINNER])
 
     # ---- playing ---------------------------------------------------------------------------
     def step(self, action: int) -> None:
@@ -126,8 +126,18 @@ class Game:
             "last_pit": None if last_pit < 0 else last_pit,
             "last_capturer": None if s[L.LAST_CAPTURER] < 0 else int(s[L.LAST_CAPTURER]),
             "end_reason": L.END_REASON_NAMES[int(s[L.END_REASON])] if self.over else None,
+            "winner": self.winner(),
             "owners": [int(x) for x in s[L.OWNER : L.OWNER + L.N_PITS]],
             "closed": [int(x) for x in s[L.CLOSED : L.CLOSED + L.N_PITS]],
+            "uur": [int(x) - 1 if x else None for x in s[L.UUR : L.UUR + L.N_PITS]],
+            "turns": [int(x) for x in s[L.TURNS : L.TURNS + 2]],
+            "round": int(s[L.ROUND]),
+            "rounds_won": [int(x) for x in s[L.ROUNDS_WON : L.ROUNDS_WON + 2]],
+            "round_starter": int(s[L.ROUND_STARTER]),
+            "round_start_stores": [
+                int(x) for x in s[L.ROUND_START_STORE : L.ROUND_START_STORE + 2]
+            ],
+            "setup": [int(x) for x in s[L.SETUP : L.SETUP + 8]],
         }
 
     @classmethod
@@ -182,6 +192,30 @@ class Game:
         s[L.CLOSED : L.CLOSED + L.N_PITS] = _int_list(
             snapshot, "closed", L.N_PITS, default=[0] * L.N_PITS, high=1
         )
+        uur = snapshot.get("uur", [None] * L.N_PITS)
+        if (
+            not isinstance(uur, list)
+            or len(uur) != L.N_PITS
+            or any(u not in (None, 0, 1) for u in uur)
+        ):
+            raise SnapshotError(f"'uur' must be a list of {L.N_PITS} entries 0, 1 or null")
+        s[L.UUR : L.UUR + L.N_PITS] = [0 if u is None else u + 1 for u in uur]
+        for key, slot, length in (
+            ("turns", L.TURNS, 2),
+            ("rounds_won", L.ROUNDS_WON, 2),
+            ("round_start_stores", L.ROUND_START_STORE, 2),
+            ("setup", L.SETUP, 8),
+        ):
+            s[slot : slot + length] = _int_list(snapshot, key, length, default=[0] * length)
+        s[L.ROUND] = _non_negative(snapshot.get("round", 0), "round")
+        starter = snapshot.get("round_starter", to_move if to_move is not None else 0)
+        if starter not in (0, 1):
+            raise SnapshotError(f"'round_starter' must be 0 or 1, got {starter!r}")
+        s[L.ROUND_STARTER] = starter
+        winner = snapshot.get("winner")
+        if winner not in (0, 1, None):
+            raise SnapshotError(f"'winner' must be 0, 1 or null, got {winner!r}")
+        s[L.WINNER] = -1 if winner is None else winner
         if to_move is None:
             if any(pits):
                 raise SnapshotError("a finished game ('to_move': null) has no seeds on the board")

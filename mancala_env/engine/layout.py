@@ -39,7 +39,8 @@ ROUND_START_STORE = ROUND_STARTER + 1  # ROUND_START_STORE + p: player p's store
 ROUND_OVER = ROUND_START_STORE + 2  # 1 once the current round has ended
 UUR = ROUND_OVER + 1  # UUR + pit: 1 + the player owning a 'pregnant' (uur) pit, 0 for none
 SETUP = UUR + N_PITS  # SETUP + i: scratch for a variant's setting out (8 slots)
-STATE_SIZE = SETUP + 8
+WINNER = SETUP + 8  # once the game is over: the winning player, -1 for a draw
+STATE_SIZE = WINNER + 1
 
 # Why a game ended (state[END_REASON]).
 END_NONE = 0

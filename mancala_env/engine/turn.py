@@ -52,14 +52,17 @@ from .layout import (
     PARAMS_SIZE,
     REMAINDER_LAST_CAPTURER,
     REMAINDER_SPLIT,
+    ROUND_OVER,
     ROUND_STARTER,
     STALL,
     STATE_SIZE,
     STORE,
     TO_MOVE,
     TURNS,
+    WINNER,
 )
 from .moves import house_pit, lifted_pit, play, rule_candidates
+from .rounds import close_round
 from .sowing import ENDLESS
 
 ILLEGAL = -1  # returned by `step` for an action the mask forbids, or a finished game
@@ -133,9 +136,14 @@ def _finish(state, remainder, reason):
     else:
         for player in range(2):
             state[STORE + player] += row_seeds(state, player)
+    _end_round(state, reason)
+
+
+@njit(cache=True)
+def _end_round(state, reason):
     for pit in range(N_PITS):
         state[pit] = 0
-    state[OVER] = 1
+    state[ROUND_OVER] = 1
     state[END_REASON] = reason
     state[LEGAL : LEGAL + MAX_ACTIONS] = 0
 
@@ -144,11 +152,7 @@ def _finish(state, remainder, reason):
 def _award_board(state, player, reason):
     """End the game with every seed left on the board going to `player`."""
     state[STORE + player] += board_seeds(state)
-    for pit in range(N_PITS):
-        state[pit] = 0
-    state[OVER] = 1
-    state[END_REASON] = reason
-    state[LEGAL : LEGAL + MAX_ACTIONS] = 0
+    _end_round(state, reason)
 
 
 @njit(cache=True)
@@ -186,12 +190,26 @@ def _ended_by_position(state, params):
         _finish(state, params[P_REMAINDER], END_FEW_SEEDS)
     elif params[P_STALL_LIMIT] > 0 and state[STALL] >= params[P_STALL_LIMIT]:
         _finish(state, params[P_STALL_REMAINDER], END_STALL)
-    return state[OVER] == 1
+    return state[ROUND_OVER] == 1
 
 
 @njit(cache=True)
 def begin_turn(state, params):
-    """Settle the turn of the player to move: their legal actions, or the end of the game."""
+    """Settle the turn of the player to move: their legal actions, or the end of the round
+    (and then the next round of a match, or the end of the game)."""
+    while True:
+        if state[ROUND_OVER] == 0:
+            _settle_turn(state, params)
+        if state[ROUND_OVER] == 0:
+            return
+        close_round(state, params)
+        if state[OVER] == 1:
+            return
+
+
+@njit(cache=True)
+def _settle_turn(state, params):
+    """The legal actions of the player to move, or the end of the round."""
     for _ in range(2):  # a pass hands the turn over at most once
         if _ended_by_position(state, params):
             return
@@ -238,11 +256,10 @@ def step(state, action, params):
         if flags & CAPTURED:
             # The opponent's last seeds were captured: the mover keeps their own.
             _finish(state, params[P_REMAINDER], END_NO_MOVE)
-            return 0
-        if could_feed:
+        elif could_feed:
             _award_board(state, opponent, END_PENALTY)
-            return 0
-    state[TO_MOVE] = mover if flags & EXTRA_TURN else opponent
+    if state[ROUND_OVER] == 0:
+        state[TO_MOVE] = mover if flags & EXTRA_TURN else opponent
     begin_turn(state, params)
     return 0
 
@@ -259,6 +276,7 @@ def new_game(params, first_player, out):
     out[LAST_ACTION] = -1
     out[LAST_PIT] = -1
     out[LAST_CAPTURER] = -1
+    out[WINNER] = -1
     begin_turn(out, params)
 
 
