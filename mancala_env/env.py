@@ -7,14 +7,14 @@
 | Agents             | `agents= ['player_0', 'player_1']`                                  |
 | Action Shape       | (1,)                                                                |
 | Action Values      | Discrete(6), or Discrete(12)/Discrete(18) with special moves        |
-| Observation Shape  | (16,)                                                               |
+| Observation Shape  | (16,); more for rule sets with rounds (see `mancala_env.observation`) |
 | Observation Values | [0, total seeds]                                                    |
 
 Observation: a dict of `observation` and `action_mask`. `observation` is seen from the observing
-player's side: their six houses in sowing order (house 1 first), the opponent's six houses in
-the opponent's sowing order, their store, the opponent's store, and whether each has used the
-once-a-game special move (own first). `action_mask` (int8) marks the legal actions of the
-player to move and is all zeros for the other player.
+player's side (`mancala_env.observation` says what each number is): the twelve pits counted
+from the observer's house 1, both stores and both special-move flags, own first, then whatever
+the rule set needs (ownership, closed pits and rounds). `action_mask` (int8) marks the legal
+actions of the player to move and is all zeros for the other player.
 
 Actions: `a < 6` lifts the mover's house `a + 1`; special moves (Ayoyayo's odu transfer) take
 further numbers (see the rule set's page).
@@ -39,8 +39,8 @@ from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .engine import layout as L
 from .game import Game
+from .observation import observation_size, observe
 from .render import render_ansi, render_rgb
 
 AGENTS = ["player_0", "player_1"]
@@ -83,7 +83,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self.max_moves = max_moves
         self.possible_agents = AGENTS[:]
         self.agents = AGENTS[:]
-        n_obs = L.N_PITS + 4  # both rows, both stores, both special-move flags
+        n_obs = observation_size(self.game.params)
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
@@ -119,18 +119,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self._sync_after_move(score_before=None)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        player = AGENTS.index(agent)
-        s = self.game.state
-        own = slice(player * L.N_HOUSES, (player + 1) * L.N_HOUSES)
-        other = slice((1 - player) * L.N_HOUSES, (2 - player) * L.N_HOUSES)
-        observation = np.concatenate(
-            [
-                s[own],
-                s[other],
-                [s[L.STORE + player], s[L.STORE + 1 - player]],
-                [s[L.SPECIAL_USED + player], s[L.SPECIAL_USED + 1 - player]],
-            ]
-        ).astype(np.int8)
+        observation = observe(self.game.state, AGENTS.index(agent), self.game.params)
         if agent == self.agent_selection and not self.game.over:
             mask = self.game.legal_mask()
         else:
