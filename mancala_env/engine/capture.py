@@ -26,6 +26,8 @@ from .layout import (
     P_CAPTURE_LAST_SEED,
     P_CHAIN_MAX,
     P_DIRECTION,
+    P_FINAL_POT,
+    P_FOUR_LAST_OWN_ONLY,
     P_GRAND_SLAM,
     SLAM_EXTRA_TURN,
     SLAM_NO_CAPTURE,
@@ -99,8 +101,29 @@ def _opposite(state, last, mover, params):
 
 
 @njit(cache=True)
-def _four(state, last, mover):
+def board_seeds(state):
+    """Seeds in all the pits."""
+    total = 0
+    for pit in range(N_PITS):
+        total += state[pit]
+    return total
+
+
+@njit(cache=True)
+def in_final_pot(state, params):
+    """Whether so few seeds are left that the next last-seed four takes them all (J'erin)."""
+    return board_seeds(state) <= params[P_FINAL_POT]
+
+
+@njit(cache=True)
+def _four(state, last, mover, params):
     if state[last] != 4:
+        return 0
+    if in_final_pot(state, params):  # the first last-seed four anywhere takes every seed left
+        for pit in range(N_PITS):
+            take(state, pit, mover)
+        return CAPTURED
+    if params[P_FOUR_LAST_OWN_ONLY] == 1 and state[OWNER + last] != mover:
         return 0
     take(state, last, mover)
     return CAPTURED if state[OWNER + last] != mover else 0
@@ -117,5 +140,5 @@ def capture(state, last, mover, params):
     if rule == CAPTURE_OPPOSITE:
         return _opposite(state, last, mover, params)
     if rule == CAPTURE_FOUR:
-        return _four(state, last, mover)
+        return _four(state, last, mover, params)
     return 0

@@ -9,7 +9,7 @@ Obridjie and Ncho, by the mover from their own pits in J'erin). Closed pits are 
 
 from numba import njit
 
-from .capture import take
+from .capture import in_final_pot, take
 from .layout import (
     CLOSED,
     CONTINUE_OCCUPIED,
@@ -55,10 +55,10 @@ def next_position(state, pos, mover, params):
 
 
 @njit(cache=True)
-def _take_four_on_the_way(state, pit, mover, rule):
+def _take_four_on_the_way(state, pit, mover, rule, params):
     """A pit just made four by a seed that is not the last: its owner takes it (Obridjie,
     Ncho), or the mover does when it is one of their own pits (J'erin)."""
-    if state[pit] != 4 or state[UUR + pit] != 0:
+    if state[pit] != 4 or state[UUR + pit] != 0 or in_final_pot(state, params):
         return
     owner = state[OWNER + pit]
     if rule == FOUR_ON_THE_WAY_OWNER or owner == mover:
@@ -80,7 +80,7 @@ def sow_lap(state, start, hand, mover, move_origin, params):
         state[pos] += 1
         hand -= 1
         if fours_on_the_way != FOUR_ON_THE_WAY_NONE and hand > 0 and pos < N_PITS:
-            _take_four_on_the_way(state, pos, mover, fours_on_the_way)
+            _take_four_on_the_way(state, pos, mover, fours_on_the_way, params)
     return pos
 
 

@@ -12,7 +12,7 @@ once-a-game odu transfer).
 import numpy as np
 from numba import njit
 
-from .capture import CAPTURED, EXTRA_TURN, row_seeds
+from .capture import CAPTURED, EXTRA_TURN, board_seeds, row_seeds
 from .layout import (
     END_BOARD_EMPTY,
     END_CANNOT_FEED,
@@ -66,14 +66,6 @@ from .rounds import close_round
 from .sowing import ENDLESS
 
 ILLEGAL = -1  # returned by `step` for an action the mask forbids, or a finished game
-
-
-@njit(cache=True)
-def board_seeds(state):
-    total = 0
-    for pit in range(N_PITS):
-        total += state[pit]
-    return total
 
 
 @njit(cache=True)
