@@ -6,15 +6,15 @@
 | Parallel API       | No                                                                  |
 | Agents             | `agents= ['player_0', 'player_1']`                                  |
 | Action Shape       | (1,)                                                                |
-| Action Values      | Discrete(6), or Discrete(12)/Discrete(18) with special moves        |
+| Action Values      | Discrete(6), or more with special moves or a setting out (Mangala)  |
 | Observation Shape  | (16,); more for rule sets with rounds (see `mancala_env.observation`) |
 | Observation Values | [0, total seeds]                                                    |
 
 Observation: a dict of `observation` and `action_mask`. `observation` is seen from the observing
 player's side (`mancala_env.observation` says what each number is): the twelve pits counted
 from the observer's house 1, both stores and both special-move flags, own first, then whatever
-the rule set needs (ownership, closed pits and rounds). `action_mask` (int8) marks the legal
-actions of the player to move and is all zeros for the other player.
+the rule set needs (ownership, closed pits and rounds, the setting out). `action_mask` (int8)
+marks the legal actions of the player to move and is all zeros for the other player.
 
 Actions: `a < 6` lifts the mover's house `a + 1`; special moves (Ayoyayo's odu transfer) take
 further numbers (see the rule set's page).

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from .engine import layout as L
+from .engine.moves import random_layout
 from .engine.turn import ILLEGAL, begin_turn, new_game, step
 from .variants import RuleOptions, Variant, get_variant
 
@@ -43,14 +44,15 @@ class Game:
         self.reset()
 
     def reset(self, rng: np.random.Generator | None = None) -> None:
-        """Set out the starting position; `rng` draws the first player when that is random."""
+        """Set out the starting position; `rng` draws the first player when that is random,
+        and then a random layout of the central holes (Mangala's `setting_out="random"`)."""
+        rng = rng if rng is not None else np.random.default_rng()
         first = self.options.first_player
-        if first == "random":
-            rng = rng if rng is not None else np.random.default_rng()
-            player = int(rng.integers(2))
-        else:
-            player = int(first[-1])
-        new_game(self.params, player, self.state)
+        player = int(rng.integers(2)) if first == "random" else int(first[-1])
+        params = self.params
+        if params[L.P_SETUP] == L.SETUP_CENTRAL_RANDOM:
+            params = random_layout(params, rng)
+        new_game(params, player, self.state)
 
     # ---- reading the position -------------------------------------------------------------
     @property
@@ -138,6 +140,7 @@ class Game:
                 int(x) for x in s[L.ROUND_START_STORE : L.ROUND_START_STORE + 2]
             ],
             "setup": [int(x) for x in s[L.SETUP : L.SETUP + 8]],
+            "phase": L.PHASE_NAMES[int(s[L.PHASE])],
         }
 
     @classmethod
@@ -164,6 +167,9 @@ class Game:
         to_move = snapshot.get("to_move")
         if to_move not in (0, 1, None):
             raise SnapshotError(f"'to_move' must be 0, 1 or null, got {to_move!r}")
+        phase = _phase(snapshot.get("phase", "play"))
+        if phase != L.PHASE_PLAY and self.params[L.P_SETUP] != L.SETUP_CENTRAL_CHOSEN:
+            raise SnapshotError(f"{self.variant.name} has no setting out: 'phase' must be 'play'")
         if sum(pits) + sum(stores) != self.total_seeds:
             raise SnapshotError(
                 f"snapshot holds {sum(pits) + sum(stores)} seeds; "
@@ -208,6 +214,7 @@ class Game:
         ):
             s[slot : slot + length] = _int_list(snapshot, key, length, default=[0] * length)
         s[L.ROUND] = _non_negative(snapshot.get("round", 0), "round")
+        s[L.PHASE] = phase
         starter = snapshot.get("round_starter", to_move if to_move is not None else 0)
         if starter not in (0, 1):
             raise SnapshotError(f"'round_starter' must be 0 or 1, got {starter!r}")
@@ -225,6 +232,13 @@ class Game:
             s[L.TO_MOVE] = to_move
             begin_turn(s, self.params)
         self.state[:] = s
+
+
+def _phase(name: str) -> int:
+    codes = {v: k for k, v in L.PHASE_NAMES.items()}
+    if name not in codes:
+        raise SnapshotError(f"'phase' must be one of {sorted(codes)}, got {name!r}")
+    return codes[name]
 
 
 def _end_reason(name: str | None) -> int:

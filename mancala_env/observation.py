@@ -5,7 +5,13 @@ sowing order from the observer's house 1 (their own row, then the opponent's), t
 store, the opponent's store, and whether each has used the once-a-game special move (own
 first). Rule sets whose houses change hands or close between rounds add, in the same pit
 order, whether the observer owns each pit and whether it is closed, then the number of rounds
-finished and the rounds won by the observer and by the opponent.
+finished and the rounds won by the observer and by the opponent. Rule sets with pregnant
+(uur) pits (Layli Goobalay) then add, in the same pit order, who owns each pit's pregnancy:
+0 for none, 1 for the observer, 2 for the opponent.
+Rule sets whose players set out the seeds (Mangala) then add four numbers: the phase (0 play,
+1 setting out the central holes, 2 accepting or turning the board round), whether the observer
+is the player who sets out the seeds, the central holes filled so far, and the seeds still to
+be set out (they wait in the central hole being filled).
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from .engine import layout as L
+from .engine.moves import central_pit
 
 
 def has_rounds(params: np.ndarray) -> bool:
@@ -20,8 +27,23 @@ def has_rounds(params: np.ndarray) -> bool:
     return params[L.P_ROUNDS] != L.ROUNDS_NONE or params[L.P_LIFT_ACTIONS] > L.N_HOUSES
 
 
+def has_uur(params: np.ndarray) -> bool:
+    """Whether pits can become pregnant (uur) and held for a player (Layli Goobalay)."""
+    return params[L.P_UUR] == 1
+
+
+def has_setting_out(params: np.ndarray) -> bool:
+    """Whether the players set out the seeds before play (Mangala's central holes)."""
+    return params[L.P_SETUP] == L.SETUP_CENTRAL_CHOSEN
+
+
+SETTING_OUT_SIZE = 4
+
+
 def observation_size(params: np.ndarray) -> int:
-    return L.N_PITS + 4 + (2 * L.N_PITS + 3 if has_rounds(params) else 0)
+    size = L.N_PITS + 4 + (2 * L.N_PITS + 3 if has_rounds(params) else 0)
+    size += SETTING_OUT_SIZE if has_setting_out(params) else 0
+    return size + (L.N_PITS if has_uur(params) else 0)
 
 
 def observe(state: np.ndarray, player: int, params: np.ndarray) -> np.ndarray:
@@ -39,4 +61,23 @@ def observe(state: np.ndarray, player: int, params: np.ndarray) -> np.ndarray:
             state[L.CLOSED + order],
             [state[L.ROUND], state[L.ROUNDS_WON + player], state[L.ROUNDS_WON + other]],
         ]
+    if has_uur(params):
+        uur = state[L.UUR + order]  # 1 + the owner of the pregnancy, 0 for none
+        parts.append(np.where(uur == 0, 0, np.where(uur == 1 + player, 1, 2)))
+    if has_setting_out(params):
+        parts.append(_setting_out(state, player))
     return np.concatenate(parts).astype(np.int8)
+
+
+def _setting_out(state: np.ndarray, player: int) -> list[int]:
+    """Phase, observer distributes, central holes filled, seeds still to be set out."""
+    phase = int(state[L.PHASE])
+    distributor = int(state[L.SETUP + L.SETUP_DISTRIBUTOR])
+    filled = int(state[L.SETUP + L.SETUP_FILLED])
+    hole = central_pit(distributor, filled)
+    return [
+        phase,
+        int(distributor == player),
+        filled,
+        int(state[L.PITS + hole]) if phase == L.PHASE_SET_OUT else 0,
+    ]

@@ -19,6 +19,8 @@ def rule_options(draw: st.DrawFn, name: str) -> dict:
             values["stall_limit"] = draw(st.integers(1, 60))
         elif row["name"] == "max_houses":
             values["max_houses"] = draw(st.integers(1, 6))
+        elif row["name"] == "max_rounds":
+            values["max_rounds"] = draw(st.integers(1, 6))
     return values
 
 

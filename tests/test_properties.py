@@ -15,8 +15,10 @@ SEEDS = st.integers(0, 2**32 - 1)
 
 def game_bound(game: Game) -> int:
     """The documented bound on a game's length: every capture takes seeds off a board of at most
-    `total_seeds`, and `stall_limit` plies without one stop the game."""
-    return (game.total_seeds + 1) * game.options.stall_limit
+    `total_seeds`, and `stall_limit` plies without one stop a round; a match has at most
+    `max_rounds` rounds."""
+    rounds = game.options.max_rounds if getattr(game.options, "match", False) else 1
+    return rounds * (game.total_seeds + 1) * game.options.stall_limit
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -4,8 +4,13 @@
   with the unbroken run of capturing pits before it on the opponent's row (Oware, Ayoyayo's
   at most five houses);
 - opposite: the last seed falls into an empty pit of the mover's row and the pit facing it is
-  taken (Ayoayo, Tampoduo), with or without the sowing seed;
-- four: the last seed makes four anywhere and the sower takes it (Obridjie, Ncho).
+  taken (Ayoayo, Tampoduo), with or without the sowing seed; with P_UUR a facing pit of three
+  instead gives one seed to the last pit and both become the mover's pregnant (uur) pits
+  (Layli Goobalay), and pregnant pits neither capture nor are captured;
+- four: the last seed makes four anywhere and the sower takes it (Obridjie, Ncho);
+- even pairs: once a lap's last seed has fallen, every two facing pits that both hold an even
+  number (2, 4, 6, ...) are taken by the sower, on either row (Mangala); the sowing takes them
+  after every lap of a relay (see `sowing.sow_relay`), and again after the last.
 
 A capture that would leave the opponent's row empty (a grand slam) is played as P_GRAND_SLAM
 says.
@@ -15,6 +20,7 @@ from numba import njit
 
 from .layout import (
     CAPTURE_CHAIN,
+    CAPTURE_EVEN_PAIRS,
     CAPTURE_FOUR,
     CAPTURE_OPPOSITE,
     CLOSED,
@@ -29,9 +35,11 @@ from .layout import (
     P_FINAL_POT,
     P_FOUR_LAST_OWN_ONLY,
     P_GRAND_SLAM,
+    P_UUR,
     SLAM_EXTRA_TURN,
     SLAM_NO_CAPTURE,
     STORE,
+    UUR,
 )
 
 # Bits of the value `capture` returns.
@@ -90,9 +98,25 @@ def _chain(state, last, mover, params):
 
 
 @njit(cache=True)
+def _make_uur(state, last, facing, mover):
+    """Layli Goobalay: one of the three seeds facing the last seed joins it, and both pits
+    become pregnant (uur) pits of the mover: they hold their seeds for the mover until the
+    round ends."""
+    state[facing] -= 1
+    state[last] += 1
+    state[UUR + last] = 1 + mover
+    state[UUR + facing] = 1 + mover
+
+
+@njit(cache=True)
 def _opposite(state, last, mover, params):
     facing = N_PITS - 1 - last
     if state[OWNER + last] != mover or state[last] != 1 or state[facing] == 0:
+        return 0
+    if state[UUR + last] != 0 or state[UUR + facing] != 0:
+        return 0  # a pregnant pit's seeds belong to its owner: they take part in no capture
+    if params[P_UUR] == 1 and state[facing] == 3:
+        _make_uur(state, last, facing, mover)
         return 0
     take(state, facing, mover)
     if params[P_CAPTURE_LAST_SEED] == 1:
@@ -130,6 +154,31 @@ def _four(state, last, mover, params):
 
 
 @njit(cache=True)
+def _even(state, pit):
+    """An open, non-pregnant pit holding an even number of seeds, at least two."""
+    count = state[pit]
+    return count > 0 and count % 2 == 0 and state[CLOSED + pit] == 0 and state[UUR + pit] == 0
+
+
+@njit(cache=True)
+def even_pair(state, pit):
+    """Whether `pit` and the pit facing it both hold an even number of seeds (2, 4, ...)."""
+    return _even(state, pit) and _even(state, N_PITS - 1 - pit)
+
+
+@njit(cache=True)
+def even_pairs(state, mover):
+    """The mover takes every two facing pits that both hold an even number; return flags."""
+    flags = 0
+    for pit in range(N_PITS // 2):
+        if even_pair(state, pit):
+            take(state, pit, mover)
+            take(state, N_PITS - 1 - pit, mover)
+            flags = CAPTURED
+    return flags
+
+
+@njit(cache=True)
 def capture(state, last, mover, params):
     """Apply the rule set's capture after a sowing that ended at `last`; return flags."""
     if last >= N_PITS:  # the last seed fell into a store
@@ -141,4 +190,6 @@ def capture(state, last, mover, params):
         return _opposite(state, last, mover, params)
     if rule == CAPTURE_FOUR:
         return _four(state, last, mover, params)
+    if rule == CAPTURE_EVEN_PAIRS:
+        return even_pairs(state, mover)
     return 0

@@ -100,10 +100,13 @@ P_ROUND_STARTER = 32  # STARTER_*: who moves first in the next round
 P_UUR = 33  # 1: an opposite pit of three makes a pregnant (uur) pair (Layli Goobalay)
 P_SETUP = 34  # a variant's setting out before play (0: none; values are the variant's)
 P_FIRST_TURN = 35  # a variant's rule for each player's first turn (0: none)
+P_MAX_ROUNDS = 44  # a match still undecided after this many rounds is decided on seeds held
 PARAMS_SIZE = 48  # room for the parameters of rule sets still to come
 
 CONTINUE_NEVER = 0  # single lap: the turn ends with the last seed
 CONTINUE_OCCUPIED = 1  # relay: lift the last pit again when it was not empty
+CONTINUE_EVEN = 2  # relay while the last seed makes an even count, unless its even pair is taken
+CONTINUE_UNTIL_TAKEN = 3  # relay from the last pit until the even-pairs capture takes it
 
 SKIP_NONE = 0
 SKIP_MOVE_ORIGIN = 1  # the pit the move started from stays empty through every lap
@@ -113,6 +116,7 @@ CAPTURE_NONE = 0
 CAPTURE_CHAIN = 1  # last seed makes a capturing count on the opponent's row, chained backwards
 CAPTURE_OPPOSITE = 2  # last seed lands in an empty own pit: take the pit opposite
 CAPTURE_FOUR = 3  # last seed makes four anywhere: the sower takes it
+CAPTURE_EVEN_PAIRS = 4  # after each lap: every two facing pits both even (2, 4, ...) are taken
 
 SLAM_ALLOWED = 0  # capture everything
 SLAM_NO_CAPTURE = 1  # the move is played but captures nothing
@@ -140,8 +144,12 @@ FOUR_ON_THE_WAY_MOVER_OWN = 2  # the mover takes it from their own pits only (J'
 
 OPENING_NONE = 0
 OPENING_TWO_HOUSES = 1  # J'erin: a first move lifts two adjoining houses, one hand after another
+OPENING_TWO_HOUSES_ROUND_START = 2  # ... only the very first move of a round
 
 PHASE_PLAY = 0
+PHASE_SET_OUT = 1  # the distributor places the seeds in the central holes (Mangala)
+PHASE_CHOOSE = 2  # the other player accepts the position or turns the board round
+PHASE_NAMES = {PHASE_PLAY: "play", PHASE_SET_OUT: "set_out", PHASE_CHOOSE: "choose"}
 
 ROUNDS_NONE = 0  # an episode is one round
 ROUNDS_FOURS_BUY_HOUSES = 1  # each four captured fills a house; houses change hands (Ncho, J'erin)
@@ -154,3 +162,33 @@ MATCH_SEEDS = 2  # ... when a player holds P_MATCH_TARGET seeds or more after a 
 
 STARTER_ALTERNATE = 0  # the players take turns to start the rounds
 STARTER_ROUND_LOSER = 1  # the loser of the last round starts the next
+
+# Layli Goobalay's pregnant (uur) pits (parameter indices 40..43).
+P_UUR_RELAY = 40  # UUR_RELAY_*: what a relay's last seed does in a pregnant (uur) pit
+
+UUR_RELAY_END = 0  # the seed stays with the pit's owner and the turn ends
+UUR_RELAY_LIFT = 1  # the pit is lifted and sown on like any other (it stays pregnant)
+
+# Mangala's setting out and opening turns (parameter indices 36..39).
+P_SETUP_STARTER = 36  # SETUP_STARTER_*: who sows first when the position is accepted
+P_SETUP_LAYOUT = 37  # P_SETUP_LAYOUT + i (i < 3): a given layout's central holes 1..3
+
+# P_SETUP: how the seeds are set out before play.
+SETUP_NONE = 0  # P_SEEDS_PER_HOUSE in every pit
+SETUP_CENTRAL_CHOSEN = 1  # one player fills the central holes, the other accepts or turns round
+SETUP_CENTRAL_GIVEN = 2  # the central holes hold P_SETUP_LAYOUT, the rest to the last hole
+SETUP_CENTRAL_RANDOM = 3  # as GIVEN, with a layout drawn from the reset seed
+SETUP_CENTRAL_HOLES = 4  # holes filled: the distributor's houses 3 and 4, then the other's
+SETUP_DISTRIBUTOR = 0  # SETUP + i: the player who sets out the seeds
+SETUP_FILLED = 1  # ... central holes filled so far
+SETUP_CHOICE = 2  # ... SETUP_CHOICE_*: the other player's decision
+SETUP_CHOICE_NONE = 0
+SETUP_CHOICE_ACCEPTED = 1
+SETUP_CHOICE_TURNED = 2
+
+SETUP_STARTER_CHOOSER = 0  # the player who accepted the position sows first
+SETUP_STARTER_DISTRIBUTOR = 1  # the player who set out the seeds sows first
+
+# P_FIRST_TURN: each player's first turn.
+FIRST_TURN_NONE = 0
+FIRST_TURN_RIGHTMOST = 1  # lift the rightmost filled own hole, relay until empty, no capture

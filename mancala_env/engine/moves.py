@@ -7,23 +7,52 @@ Action numbers, seen from the mover's side:
   the opponent's row, for rule sets where houses change hands). The pit must be the mover's.
 - From ``P_LIFT_ACTIONS`` on come the rule set's extra actions (a rule set has one kind):
   Ayoyayo's odu transfer (house ``h`` en bloc to the next house, then to the previous one), or
-  J'erin's opening (the pits ``h`` and ``h + 1`` lifted together).
+  J'erin's opening (the pits ``h`` and ``h + 1`` lifted together), or Mangala's setting out:
+  the seeds still to set out wait in the central hole being filled, ``P_LIFT_ACTIONS + c``
+  leaves ``c`` of them there (``0 <= c <= P_TOTAL_SEEDS``) and moves the rest on to the next
+  central hole; then ``P_LIFT_ACTIONS + P_TOTAL_SEEDS + 1`` accepts the position and
+  ``... + 2`` turns the board round.
 """
 
 import numpy as np
 from numba import njit
 
-from .capture import capture
+from .capture import EXTRA_TURN, capture
 from .layout import (
     CLOSED,
+    CONTINUE_OCCUPIED,
+    FIRST_TURN_RIGHTMOST,
+    MAX_ACTIONS,
     N_HOUSES,
     N_PITS,
+    OPENING_NONE,
     OPENING_TWO_HOUSES,
+    OPENING_TWO_HOUSES_ROUND_START,
     OWNER,
+    P_FIRST_TURN,
     P_LIFT_ACTIONS,
     P_MIN_LIFT,
     P_OPENING,
+    P_SETUP,
+    P_SETUP_LAYOUT,
+    P_SETUP_STARTER,
     P_SPECIAL_MOVE,
+    P_TOTAL_SEEDS,
+    PHASE,
+    PHASE_CHOOSE,
+    PHASE_PLAY,
+    PHASE_SET_OUT,
+    ROUND_STARTER,
+    SETUP,
+    SETUP_CENTRAL_CHOSEN,
+    SETUP_CENTRAL_HOLES,
+    SETUP_CHOICE,
+    SETUP_CHOICE_ACCEPTED,
+    SETUP_CHOICE_TURNED,
+    SETUP_DISTRIBUTOR,
+    SETUP_FILLED,
+    SETUP_NONE,
+    SETUP_STARTER_DISTRIBUTOR,
     SPECIAL_NONE,
     SPECIAL_TRANSFER_EITHER,
     SPECIAL_TRANSFER_FORWARD,
@@ -31,7 +60,7 @@ from .layout import (
     TURNS,
     UUR,
 )
-from .sowing import ENDLESS, sow, sow_hand
+from .sowing import ENDLESS, sow, sow_hand, sow_relay
 
 
 @njit(cache=True)
@@ -48,16 +77,97 @@ def _own_pit(state, pit, mover):
 
 @njit(cache=True)
 def _opening_turn(state, mover, params):
-    return params[P_OPENING] == OPENING_TWO_HOUSES and state[TURNS + mover] == 0
+    """Whether the mover must open with two houses: their first move of the round, or the
+    round's first move, as P_OPENING says."""
+    rule = params[P_OPENING]
+    if rule == OPENING_TWO_HOUSES:
+        return state[TURNS + mover] == 0
+    return rule == OPENING_TWO_HOUSES_ROUND_START and state[TURNS] + state[TURNS + 1] == 0
+
+
+@njit(cache=True)
+def _first_turn(state, mover, params):
+    """Whether the mover plays their first turn under a first-turn rule (Mangala's)."""
+    return params[P_FIRST_TURN] == FIRST_TURN_RIGHTMOST and state[TURNS + mover] == 0
+
+
+@njit(cache=True)
+def central_pit(distributor, i):
+    """The `i`-th central hole in setting-out order: the distributor's houses 3 and 4, then
+    the other player's houses 3 and 4."""
+    player = distributor if i < 2 else 1 - distributor
+    return house_pit(player, N_HOUSES // 2 - 1 + i % 2)
+
+
+@njit(cache=True)
+def start_setting_out(state, params, first_player):
+    """Set out the board as P_SETUP says: the first step of a setting out by the players
+    (`first_player` distributes), or a given layout of the central holes."""
+    setup = params[P_SETUP]
+    if setup == SETUP_NONE:
+        return
+    state[:N_PITS] = 0
+    if setup == SETUP_CENTRAL_CHOSEN:  # the seeds to set out wait in the next central hole
+        state[PHASE] = PHASE_SET_OUT
+        state[SETUP + SETUP_DISTRIBUTOR] = first_player
+        state[central_pit(first_player, 0)] = params[P_TOTAL_SEEDS]
+        return
+    left = params[P_TOTAL_SEEDS]
+    for i in range(SETUP_CENTRAL_HOLES - 1):
+        state[central_pit(0, i)] = params[P_SETUP_LAYOUT + i]
+        left -= params[P_SETUP_LAYOUT + i]
+    state[central_pit(0, SETUP_CENTRAL_HOLES - 1)] = left
+    state[SETUP + SETUP_FILLED] = SETUP_CENTRAL_HOLES
+
+
+@njit(cache=True)
+def _set_out(state, choice, mover, params):
+    """A setting-out action: `choice` seeds stay in the central hole being filled (the rest
+    move on to the next one), or the other player's decision (accept, or turn the board
+    round); EXTRA_TURN when `mover` acts next."""
+    total = params[P_TOTAL_SEEDS]
+    distributor = state[SETUP + SETUP_DISTRIBUTOR]
+    if state[PHASE] == PHASE_SET_OUT:
+        filled = state[SETUP + SETUP_FILLED]
+        hole = central_pit(distributor, filled)
+        state[central_pit(distributor, filled + 1)] += state[hole] - choice
+        state[hole] = choice
+        filled += 1
+        if filled == SETUP_CENTRAL_HOLES - 1:  # the last hole keeps the seeds left
+            filled += 1
+            state[PHASE] = PHASE_CHOOSE
+        state[SETUP + SETUP_FILLED] = filled
+        return EXTRA_TURN if state[PHASE] == PHASE_SET_OUT else 0
+    turned = choice == total + 2
+    if turned:  # the board turned round: each row's seeds go to the other side
+        for pit in range(N_HOUSES):
+            kept = state[pit]
+            state[pit] = state[pit + N_HOUSES]
+            state[pit + N_HOUSES] = kept
+    state[SETUP + SETUP_CHOICE] = SETUP_CHOICE_TURNED if turned else SETUP_CHOICE_ACCEPTED
+    state[PHASE] = PHASE_PLAY
+    starter = 1 - distributor
+    if turned or params[P_SETUP_STARTER] == SETUP_STARTER_DISTRIBUTOR:
+        starter = distributor
+    state[ROUND_STARTER] = starter
+    return EXTRA_TURN if starter == mover else 0
 
 
 @njit(cache=True)
 def play(state, action, mover, params):
     """Make the move `action` of `mover` on `state`; return capture flags, or ENDLESS."""
     lifts = params[P_LIFT_ACTIONS]
+    if state[PHASE] != PHASE_PLAY:
+        return _set_out(state, action - lifts, mover, params)
+    if action < lifts and _first_turn(state, mover, params):
+        pit = house_pit(mover, action)
+        hand = state[pit]
+        state[pit] = 0
+        last = sow_relay(state, pit, hand, mover, params, CONTINUE_OCCUPIED)
+        return ENDLESS if last == ENDLESS else 0  # nothing is captured in the opening turn
     if action < lifts:
         last = sow(state, house_pit(mover, action), mover, params)
-    elif params[P_OPENING] == OPENING_TWO_HOUSES:
+    elif params[P_OPENING] != OPENING_NONE:
         first = house_pit(mover, action - lifts)
         second = house_pit(mover, action - lifts + 1)
         hand = state[first] + state[second]
@@ -82,7 +192,24 @@ def rule_candidates(state, mover, params, out):
     """Mark the actions the sowing and special-move rules allow, before feeding and relays."""
     out[:] = 0
     lifts = params[P_LIFT_ACTIONS]
+    if state[PHASE] == PHASE_SET_OUT:  # how many of the seeds left stay in this central hole
+        hole = central_pit(state[SETUP + SETUP_DISTRIBUTOR], state[SETUP + SETUP_FILLED])
+        for count in range(min(state[hole], params[P_TOTAL_SEEDS]) + 1):
+            out[lifts + count] = 1
+        return
+    if state[PHASE] == PHASE_CHOOSE:  # accept the position, or turn the board round
+        out[lifts + params[P_TOTAL_SEEDS] + 1] = 1
+        out[lifts + params[P_TOTAL_SEEDS] + 2] = 1
+        return
+    if _first_turn(state, mover, params):  # only the rightmost filled house (house 6 side)
+        for h in range(lifts - 1, -1, -1):
+            pit = house_pit(mover, h)
+            if _own_pit(state, pit, mover) and state[pit] > 0:
+                out[h] = 1
+                return
+        return
     if _opening_turn(state, mover, params):
+        opened = False
         for h in range(lifts - 1):
             first, second = house_pit(mover, h), house_pit(mover, h + 1)
             if (
@@ -91,7 +218,9 @@ def rule_candidates(state, mover, params, out):
                 and state[first] + state[second] > 0
             ):
                 out[lifts + h] = 1
-        return
+                opened = True
+        if opened:  # a player without two adjoining houses opens with an ordinary lift
+            return
     min_lift = max(params[P_MIN_LIFT], 1)
     if min_lift > 1:  # Ouri: single seeds move only when nothing bigger can
         biggest = 0
@@ -121,7 +250,9 @@ def lifted_pit(action, mover, params):
     lifts = params[P_LIFT_ACTIONS]
     if action < lifts:
         return house_pit(mover, action)
-    if params[P_OPENING] == OPENING_TWO_HOUSES:
+    if params[P_SETUP] == SETUP_CENTRAL_CHOSEN:  # a setting-out action lifts nothing
+        return -1
+    if params[P_OPENING] != OPENING_NONE:
         return house_pit(mover, action - lifts)
     return house_pit(mover, (action - lifts) % N_HOUSES)
 
@@ -133,6 +264,26 @@ def action_count(params: np.ndarray) -> int:
         return lifts + 2 * N_HOUSES
     if params[P_SPECIAL_MOVE] == SPECIAL_TRANSFER_FORWARD:
         return lifts + N_HOUSES
-    if params[P_OPENING] == OPENING_TWO_HOUSES:
+    if params[P_OPENING] != OPENING_NONE:
         return 2 * lifts - 1
+    if params[P_SETUP] == SETUP_CENTRAL_CHOSEN:  # counts 0..total, then accept, turn round
+        count = lifts + int(params[P_TOTAL_SEEDS]) + 3
+        if count > MAX_ACTIONS:
+            raise ValueError(
+                f"a setting out of {params[P_TOTAL_SEEDS]} seeds needs {count} "
+                f"actions; at most {MAX_ACTIONS} fit"
+            )
+        return count
     return lifts
+
+
+def random_layout(params: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A copy of `params` whose given layout of the central holes is drawn by `rng`: every way
+    of sharing P_TOTAL_SEEDS among the four holes is equally likely."""
+    total = int(params[P_TOTAL_SEEDS])
+    holes = SETUP_CENTRAL_HOLES
+    cuts = np.sort(rng.choice(total + holes - 1, size=holes - 1, replace=False))
+    counts = np.diff(np.concatenate([[-1], cuts, [total + holes - 1]])) - 1
+    drawn = params.copy()
+    drawn[P_SETUP_LAYOUT : P_SETUP_LAYOUT + holes - 1] = counts[: holes - 1]
+    return drawn

@@ -10,7 +10,9 @@ for the next round. How they are set out is a parameter (P_ROUNDS):
 - equal rows (Layli Goobalay): the player with fewer seeds deals them one at a time into the
   holes of their row, and the other player deals the same number into theirs.
 
-With P_ROUNDS = ROUNDS_NONE an episode is a single round.
+With P_ROUNDS = ROUNDS_NONE an episode is a single round. A match still undecided after
+P_MAX_ROUNDS rounds is decided on the seeds each player holds (on rounds won, for a match of
+won rounds), so that every match ends.
 """
 
 from numba import njit
@@ -27,6 +29,7 @@ from .layout import (
     OWNER,
     P_MATCH_END,
     P_MATCH_TARGET,
+    P_MAX_ROUNDS,
     P_ROUND_STARTER,
     P_ROUNDS,
     ROUND,
@@ -67,10 +70,17 @@ def round_winner(state):
 
 
 @njit(cache=True)
+def min_seeds(state):
+    return min(state[STORE], state[STORE + 1])
+
+
+@njit(cache=True)
 def _match_over(state, params):
     rule = params[P_MATCH_END]
     target = params[P_MATCH_TARGET]
-    seeds = min(state[STORE], state[STORE + 1])
+    seeds = min_seeds(state)
+    if state[ROUND] >= params[P_MAX_ROUNDS]:
+        return True
     if rule == MATCH_ROUNDS_WON:
         return max(state[ROUNDS_WON], state[ROUNDS_WON + 1]) >= target or seeds < 4
     if rule == MATCH_SEEDS:
@@ -130,8 +140,9 @@ def close_round(state, params):
     state[ROUND] += 1
     if _match_over(state, params):
         state[OVER] = 1
-        if params[P_MATCH_END] == MATCH_ROUNDS_WON and min(state[STORE], state[STORE + 1]) >= 4:
-            state[WINNER] = _leader(state[ROUNDS_WON], state[ROUNDS_WON + 1])
+        by_rounds = _leader(state[ROUNDS_WON], state[ROUNDS_WON + 1])
+        if params[P_MATCH_END] == MATCH_ROUNDS_WON and by_rounds >= 0 and min_seeds(state) >= 4:
+            state[WINNER] = by_rounds
         else:
             state[WINNER] = _leader(state[STORE], state[STORE + 1])
         return

@@ -50,6 +50,8 @@ from .layout import (
     P_STALL_LIMIT,
     P_STALL_REMAINDER,
     PARAMS_SIZE,
+    PHASE,
+    PHASE_PLAY,
     REMAINDER_LAST_CAPTURER,
     REMAINDER_SPLIT,
     ROUND_OVER,
@@ -59,9 +61,10 @@ from .layout import (
     STORE,
     TO_MOVE,
     TURNS,
+    UUR,
     WINNER,
 )
-from .moves import house_pit, lifted_pit, play, rule_candidates
+from .moves import house_pit, lifted_pit, play, rule_candidates, start_setting_out
 from .rounds import close_round
 from .sowing import ENDLESS
 
@@ -114,8 +117,29 @@ def legal_actions(state, params, out):
 
 
 @njit(cache=True)
+def free_row_seeds(state, player):
+    """Seeds `player` could still move: those in their pits that are not pregnant (uur)."""
+    total = 0
+    for pit in range(N_PITS):
+        if state[OWNER + pit] == player and state[UUR + pit] == 0:
+            total += state[pit]
+    return total
+
+
+@njit(cache=True)
+def _hand_out_uur(state):
+    """A round is over: each pregnant (uur) pit's seeds go to the pit's owner, on either row."""
+    for pit in range(N_PITS):
+        if state[UUR + pit] != 0:
+            state[STORE + state[UUR + pit] - 1] += state[pit]
+            state[pit] = 0
+            state[UUR + pit] = 0
+
+
+@njit(cache=True)
 def _finish(state, remainder, reason):
     """End the game: hand out the seeds still on the board and record why it ended."""
+    _hand_out_uur(state)
     if remainder == REMAINDER_LAST_CAPTURER and state[LAST_CAPTURER] >= 0:
         state[STORE + state[LAST_CAPTURER]] += board_seeds(state)
     elif remainder == REMAINDER_SPLIT:
@@ -143,6 +167,7 @@ def _end_round(state, reason):
 @njit(cache=True)
 def _award_board(state, player, reason):
     """End the game with every seed left on the board going to `player`."""
+    _hand_out_uur(state)
     state[STORE + player] += board_seeds(state)
     _end_round(state, reason)
 
@@ -158,7 +183,7 @@ def _count_legal(state):
 @njit(cache=True)
 def _too_few_seeds(state, seeds, params):
     """The end rules on how many seeds are left: on the board, on both rows, or on either."""
-    low, high = sorted((row_seeds(state, 0), row_seeds(state, 1)))
+    low, high = sorted((free_row_seeds(state, 0), free_row_seeds(state, 1)))
     return (
         seeds <= params[P_END_BOARD_AT_MOST]
         or high <= params[P_END_EACH_SIDE_AT_MOST]
@@ -203,7 +228,7 @@ def begin_turn(state, params):
 def _settle_turn(state, params):
     """The legal actions of the player to move, or the end of the round."""
     for _ in range(2):  # a pass hands the turn over at most once
-        if _ended_by_position(state, params):
+        if state[PHASE] == PHASE_PLAY and _ended_by_position(state, params):
             return
         mover = state[TO_MOVE]
         out = state[LEGAL : LEGAL + MAX_ACTIONS]
@@ -214,8 +239,8 @@ def _settle_turn(state, params):
             return
         if _count_legal(state) > 0:
             return
-        if row_seeds(state, mover) > 0:  # seeds, but no move allowed: no way to feed
-            _finish(state, params[P_REMAINDER], END_CANNOT_FEED)
+        if free_row_seeds(state, mover) > 0:  # seeds, but every move is forbidden
+            _finish(state, params[P_REMAINDER], END_CANNOT_FEED if opponent_empty else END_NO_MOVE)
             return
         rule = params[P_NO_MOVE]
         if rule == NO_MOVE_RETALIATE:
@@ -238,12 +263,15 @@ def step(state, action, params):
     opponent_was_empty = row_seeds(state, opponent) == 0
     could_feed = state[FEED_POSSIBLE] == 1
     seeds_before = board_seeds(state)
+    setting_out = state[PHASE] != PHASE_PLAY
     flags = play(state, action, mover, params)
     state[MOVE_NUMBER] += 1
     state[LAST_ACTION] = action
     state[LAST_PIT] = lifted_pit(action, mover, params)
-    state[TURNS + mover] += 1
-    state[STALL] = 0 if board_seeds(state) < seeds_before else state[STALL] + 1
+    if not setting_out:  # a setting-out step is no turn, and no ply towards the stall limit
+        state[TURNS + mover] += 1
+    taken = board_seeds(state) < seeds_before
+    state[STALL] = 0 if setting_out or taken else state[STALL] + 1
     if params[P_FEEDING] == FEED_PENALTY and opponent_was_empty and row_seeds(state, opponent) == 0:
         if flags & CAPTURED:
             # The opponent's last seeds were captured: the mover keeps their own.
@@ -269,6 +297,7 @@ def new_game(params, first_player, out):
     out[LAST_PIT] = -1
     out[LAST_CAPTURER] = -1
     out[WINNER] = -1
+    start_setting_out(out, params, first_player)
     begin_turn(out, params)
 
 

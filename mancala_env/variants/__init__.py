@@ -3,13 +3,31 @@
 from .ayoayo import AYOAYO, TAMPODUO
 from .ayoyayo import AYOYAYO
 from .base import RuleOptions, Variant, describe_options
+from .jerin import JERIN
+from .layli_goobalay import LAYLI_GOOBALAY
+from .mangala import MANGALA
 from .ncho import NCHO
 from .obridjie import OBRIDJIE
 from .ouri import OURI
 from .oware import KPO, OWARE
+from .rio_kadalis import RIO_KADALIS
 
 VARIANTS: dict[str, Variant] = {
-    v.name: v for v in (OWARE, OURI, KPO, TAMPODUO, AYOAYO, OBRIDJIE, AYOYAYO, NCHO)
+    v.name: v
+    for v in (
+        OWARE,
+        OURI,
+        KPO,
+        TAMPODUO,
+        AYOAYO,
+        OBRIDJIE,
+        AYOYAYO,
+        NCHO,
+        JERIN,
+        RIO_KADALIS,
+        LAYLI_GOOBALAY,
+        MANGALA,
+    )
 }
 
 

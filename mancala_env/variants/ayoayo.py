@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import layout as L
-from .base import RuleOptions, Variant, choice, flag, rule_params
+from .base import RuleOptions, Variant, choice, flag, guessed_first_player, rule_params
 
 SKIPS = {"move": L.SKIP_MOVE_ORIGIN, "lap": L.SKIP_LAP_ORIGIN, "none": L.SKIP_NONE}
 
@@ -74,11 +74,7 @@ def to_params(options: AyoayoOptions) -> np.ndarray:
 
 @dataclass(frozen=True)
 class TampoduoOptions(AyoayoOptions):
-    first_player: str = choice(
-        "random",
-        ("player_0", "player_1", "random"),
-        "who moves first; the source has it guessed from a closed fist, so 'random'",
-    )
+    first_player: str = guessed_first_player()
     skip_origin: str = choice(
         "none",
         ("none", "move", "lap"),

@@ -24,9 +24,45 @@ def choice(default: Any, choices: tuple, doc: str) -> Any:
     return field(default=default, metadata={"choices": choices, "doc": doc})
 
 
+PLAYERS = ("player_0", "player_1", "random")
+
+
+def first_player_field(
+    default: str = "player_0", doc: str = "who moves first; 'random' draws it from the reset seed"
+) -> Any:
+    """The option naming who moves first."""
+    return choice(default, PLAYERS, doc)
+
+
+def guessed_first_player() -> Any:
+    """The first player of the games of 004, 'guessed from a closed fist': random by default."""
+    return first_player_field(
+        "random", "who moves first; the source has it guessed from a closed fist, so 'random'"
+    )
+
+
 def flag(default: bool, doc: str) -> Any:
     """A dataclass field holding True or False."""
     return field(default=default, metadata={"choices": (True, False), "doc": doc})
+
+
+def match_flag() -> Any:
+    """The option that turns an episode of one round into a whole match of rounds."""
+    return flag(
+        False,
+        "play a whole match: rounds follow one another until the match is won "
+        "(False: an episode is one round)",
+    )
+
+
+def max_rounds_field() -> Any:
+    """The option that bounds a match, so that every match ends."""
+    return number(
+        100,
+        1,
+        "rounds after which an undecided match is decided on the seeds held "
+        "(on rounds won, where rounds won decide the match)",
+    )
 
 
 def number(default: int, low: int, doc: str) -> Any:
@@ -38,11 +74,7 @@ def number(default: int, low: int, doc: str) -> Any:
 class RuleOptions:
     """Options every rule set has."""
 
-    first_player: str = choice(
-        "player_0",
-        ("player_0", "player_1", "random"),
-        "who moves first; 'random' draws it from the reset seed",
-    )
+    first_player: str = first_player_field()
     stall_limit: int = number(
         100,
         0,
@@ -85,6 +117,7 @@ def rule_params(**values: int) -> np.ndarray:
         "MAX_LAPS": 200,
         "DIRECTION": 1,
         "LIFT_ACTIONS": L.N_HOUSES,
+        "MAX_ROUNDS": 100,
     }
     for name, value in {**defaults, **values}.items():
         params[getattr(L, "P_" + name)] = value

@@ -26,17 +26,13 @@ import numpy as np
 
 from ..engine import layout as L
 from .ayoayo import SKIPS
-from .base import RuleOptions, Variant, choice, rule_params
+from .base import RuleOptions, Variant, choice, guessed_first_player, rule_params
 from .oware import REMAINDERS
 
 
 @dataclass(frozen=True)
 class ObridjieOptions(RuleOptions):
-    first_player: str = choice(
-        "random",
-        ("player_0", "player_1", "random"),
-        "who moves first; the source has it guessed from a closed fist, so 'random'",
-    )
+    first_player: str = guessed_first_player()
     skip_origin: str = choice(
         "none", ("none", "move", "lap"), "which lifted house sowing passes over, if any"
     )

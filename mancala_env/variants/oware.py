@@ -24,18 +24,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import layout as L
-from .base import RuleOptions, Variant, choice, counts_mask, rule_params
+from .base import RuleOptions, Variant, choice, counts_mask, guessed_first_player, rule_params
 
 SOURCE = "004_8ffe586423a61d8e.txt, section 'OWARE - Ghana' (and 'KPO - Liberia')"
 
 
 @dataclass(frozen=True)
 class OwareOptions(RuleOptions):
-    first_player: str = choice(
-        "random",
-        ("player_0", "player_1", "random"),
-        "who moves first; the source has it guessed from a closed fist, so 'random'",
-    )
+    first_player: str = guessed_first_player()
     grand_slam: str = choice(
         "no_capture",
         ("no_capture", "capture"),

@@ -149,3 +149,43 @@ def test_every_game_of_ncho_ends_with_all_seeds_handed_out():
             game.step(int(rng.choice(game.legal_actions())))
             assert game.move_number <= 49 * game.options.stall_limit
         assert sum(game.stores) == 48 and not game.pits.any()
+
+
+def test_rule_7_fours_buy_houses_for_the_next_round():
+    """Each four won gains a house for the next round: seven fours take the opponent's house 1;
+    the players alternate in starting the rounds."""
+    pits = [0, 0, 0, 0, 0, 1] + [3, 0, 0, 0, 3, 1]
+    game = position("ncho", pits, [20, 20], to_move=0, round_starter=0, options={"match": True})
+    game.step(5)  # the eleventh four and the last go to player_0: 28 seeds, seven houses
+    snap = game.snapshot()
+    assert not game.over and snap["round"] == 1 and snap["rounds_won"] == [1, 0]
+    assert snap["owners"] == [0] * 6 + [0, 1, 1, 1, 1, 1]
+    assert snap["pits"] == [4] * 12 and snap["stores"] == [0, 0]
+    assert snap["to_move"] == 1 and snap["round_starter"] == 1
+    # player_1 may lift only the five houses it owns: its houses 2..6, actions 1..5
+    assert game.legal_actions() == [1, 2, 3, 4, 5]
+    game.step(5)  # player_1 lifts pit 11
+    # player_0 owns pit 6 now: action 6 (its seventh house in sowing order) is pit 6
+    assert 6 in game.legal_actions()
+
+
+def test_rule_7_whoever_wins_all_the_seeds_has_won_the_game():
+    """A player left without four seeds cannot own a house: the match is over."""
+    pits = [0, 0, 0, 0, 0, 1] + [3, 0, 0, 0, 3, 1]
+    game = position("ncho", pits, [40, 0], to_move=0, options={"match": True})
+    game.step(5)
+    assert game.over and game.winner() == 0 and game.stores.tolist() == [48, 0]
+
+
+def test_every_match_of_ncho_ends_within_its_bound():
+    """A match undecided after max_rounds rounds is decided on the seeds held."""
+    rng = np.random.default_rng(11)
+    for _ in range(10):
+        game = Game("ncho", match=True, max_rounds=3)
+        game.reset(rng)
+        while not game.over:
+            game.step(int(rng.choice(game.legal_actions())))
+        snap = game.snapshot()
+        assert snap["round"] <= 3 and game.move_number <= 3 * 49 * game.options.stall_limit
+        stores = snap["stores"]
+        assert game.winner() == (None if stores[0] == stores[1] else int(stores[1] > stores[0]))

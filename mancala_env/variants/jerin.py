@@ -1,0 +1,91 @@
+"""J'erin (Yoruba) after R. J. Newberry.
+
+Source: ``001_9cf8f14e7fe6ff20.txt`` (Newberry, "Games and Pastimes of Southern Nigeria",
+Part III, section "J'erin").
+
+1. Four seeds in each house, as for Ayoyayo.
+2. The opening move takes the contents of two adjoining houses of the mover's side, four in each
+   hand, and drops them one by one into the houses that follow counter-clockwise; when one hand
+   is empty the other hand goes on from where the first left off.
+3. When the last seed falls into a house that was not empty, the mover lifts that house and
+   sows on; the move ends when the last seed falls into an empty house.
+4. Fours made while sowing are taken off the board and the sowing goes on; a last seed that
+   makes four is taken and ends the move. A player takes fours only from the houses of their
+   own side, never from the opponent's.
+5. The game ends with eight seeds on the board: all of them go to the first player to make a
+   four anywhere with their last seed.
+6. Rounds (option `match`): the seeds are put back four to a house; a player with more than six
+   houses' worth fills some of the opponent's houses too, and takes fours from them in the next
+   game.
+
+Readings chosen where the source is silent (each an option where there is another reading):
+each player's first move of a round is a two-house opening (`opening`); a lifted house is not
+passed over (`skip_origin`); a last seed making four on the opponent's side is not taken and
+ends the move; once eight seeds are left, no four is taken on the way; a player with no seeds is
+passed over (`stuck`); a chase of the last eight seeds is stopped after `stall_limit` plies
+without a four, each player keeping the seeds on their side; the houses gained, the order of
+starting the rounds and the end of a match follow Ncho (fours buy houses, the players alternate
+in starting, a player with fewer than four seeds has lost).
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..engine import layout as L
+from .ayoayo import SKIPS
+from .base import RuleOptions, Variant, choice, match_flag, max_rounds_field, rule_params
+from .ncho import fours_buy_houses
+
+OPENINGS = {
+    "each_player": L.OPENING_TWO_HOUSES,
+    "first_move": L.OPENING_TWO_HOUSES_ROUND_START,
+}
+
+
+@dataclass(frozen=True)
+class JerinOptions(RuleOptions):
+    opening: str = choice(
+        "each_player",
+        ("each_player", "first_move"),
+        "the two-house opening is each player's first move of a round, or only the round's "
+        "very first move",
+    )
+    skip_origin: str = choice(
+        "none", ("none", "move", "lap"), "which lifted house sowing passes over, if any"
+    )
+    stuck: str = choice(
+        "pass", ("pass", "end"), "a player with no seeds is passed over, or the round ends"
+    )
+    match: bool = match_flag()
+    max_rounds: int = max_rounds_field()
+
+
+def to_params(options: JerinOptions) -> np.ndarray:
+    return rule_params(
+        CONTINUE=L.CONTINUE_OCCUPIED,
+        STOP_AT_FOUR=1,
+        SKIP_ORIGIN=SKIPS[options.skip_origin],
+        FOUR_ON_THE_WAY=L.FOUR_ON_THE_WAY_MOVER_OWN,
+        CAPTURE=L.CAPTURE_FOUR,
+        FOUR_LAST_OWN_ONLY=1,
+        FINAL_POT=8,
+        OPENING=OPENINGS[options.opening],
+        NO_MOVE=L.NO_MOVE_PASS if options.stuck == "pass" else L.NO_MOVE_END,
+        REMAINDER=L.REMAINDER_OWNER,
+        STALL_LIMIT=options.stall_limit,
+        STALL_REMAINDER=L.REMAINDER_OWNER,
+        **fours_buy_houses(options),
+    )
+
+
+JERIN = Variant(
+    name="jerin",
+    title="J'erin",
+    source='001_9cf8f14e7fe6ff20.txt (Newberry), section "J\'erin"',
+    summary="Yoruba game of fours: a two-house opening, relay sowing, fours from your own "
+    "side, the last eight to the first last-seed four",
+    options_type=JerinOptions,
+    to_params=to_params,
+    doc=__doc__,
+)

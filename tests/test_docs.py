@@ -1,0 +1,30 @@
+"""Every rule set has a rule page that cites its source and points at tests that exist."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from mancala_env.variants import VARIANTS
+
+ROOT = Path(__file__).parent.parent
+SOURCES = ("000_", "001_", "002_", "003_", "004_")
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_rule_page_cites_its_source_and_real_tests(name):
+    page = (ROOT / "docs" / "variants" / f"{name}.md").read_text()
+    assert any(source in page for source in SOURCES), "the page names its source file"
+    assert f"mancala/{name}-v0" in page
+    references = re.findall(r"(tests/[\w/]+\.py)::(\w+)", page)
+    assert references, "the page names the tests that show its rules"
+    for path, test in references:
+        text = (ROOT / path).read_text()
+        assert re.search(rf"^def {test}\(", text, flags=re.M), f"{path}::{test} does not exist"
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_module_docstring_cites_the_source(name):
+    variant = VARIANTS[name]
+    assert any(source in variant.doc for source in SOURCES)
+    assert any(source in variant.source for source in SOURCES)
