@@ -40,7 +40,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .game import Game
-from .observation import observation_size, observe
+from .observation import observation_high, observe
 from .render import render_ansi, render_rgb
 
 AGENTS = ["player_0", "player_1"]
@@ -83,13 +83,11 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self.max_moves = max_moves
         self.possible_agents = AGENTS[:]
         self.agents = AGENTS[:]
-        n_obs = observation_size(self.game.params)
+        high = observation_high(self.game.params)
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
-                    "observation": spaces.Box(
-                        0, self.game.total_seeds, shape=(n_obs,), dtype=np.int8
-                    ),
+                    "observation": spaces.Box(np.zeros_like(high), high, dtype=np.int8),
                     "action_mask": spaces.Box(0, 1, shape=(self.game.n_actions,), dtype=np.int8),
                 }
             )

@@ -37,36 +37,44 @@ def has_setting_out(params: np.ndarray) -> bool:
     return params[L.P_SETUP] == L.SETUP_CENTRAL_CHOSEN
 
 
-SETTING_OUT_SIZE = 4
-
-
-def observation_size(params: np.ndarray) -> int:
-    size = L.N_PITS + 4 + (2 * L.N_PITS + 3 if has_rounds(params) else 0)
-    size += SETTING_OUT_SIZE if has_setting_out(params) else 0
-    return size + (L.N_PITS if has_uur(params) else 0)
-
-
-def observe(state: np.ndarray, player: int, params: np.ndarray) -> np.ndarray:
-    """The observation of `player` (0 or 1) as an int8 vector of `observation_size` numbers."""
+def _parts(state: np.ndarray, player: int, params: np.ndarray) -> list[tuple]:
+    """The observation of `player` as (values, highest value) pairs, group by group."""
     order = (np.arange(L.N_PITS) + player * L.N_HOUSES) % L.N_PITS
     other = 1 - player
+    seeds = int(params[L.P_TOTAL_SEEDS])
     parts = [
-        state[L.PITS + order],
-        [state[L.STORE + player], state[L.STORE + other]],
-        [state[L.SPECIAL_USED + player], state[L.SPECIAL_USED + other]],
+        (state[L.PITS + order], seeds),
+        ([state[L.STORE + player], state[L.STORE + other]], seeds),
+        ([state[L.SPECIAL_USED + player], state[L.SPECIAL_USED + other]], 1),
     ]
     if has_rounds(params):
         parts += [
-            state[L.OWNER + order] == player,
-            state[L.CLOSED + order],
-            [state[L.ROUND], state[L.ROUNDS_WON + player], state[L.ROUNDS_WON + other]],
+            (state[L.OWNER + order] == player, 1),
+            (state[L.CLOSED + order], 1),
+            (
+                [state[L.ROUND], state[L.ROUNDS_WON + player], state[L.ROUNDS_WON + other]],
+                int(params[L.P_MAX_ROUNDS]),
+            ),
         ]
     if has_uur(params):
         uur = state[L.UUR + order]  # 1 + the owner of the pregnancy, 0 for none
-        parts.append(np.where(uur == 0, 0, np.where(uur == 1 + player, 1, 2)))
+        parts.append((np.where(uur == 0, 0, np.where(uur == 1 + player, 1, 2)), 2))
     if has_setting_out(params):
-        parts.append(_setting_out(state, player))
-    return np.concatenate(parts).astype(np.int8)
+        parts.append((_setting_out(state, player), [2, 1, L.SETUP_CENTRAL_HOLES, seeds]))
+    return parts
+
+
+def observation_high(params: np.ndarray) -> np.ndarray:
+    """The highest value each number of the observation can take (the lowest is 0)."""
+    parts = _parts(np.zeros(L.STATE_SIZE, dtype=np.int32), 0, params)
+    return np.concatenate(
+        [np.broadcast_to(high, np.shape(values)) for values, high in parts]
+    ).astype(np.int8)
+
+
+def observe(state: np.ndarray, player: int, params: np.ndarray) -> np.ndarray:
+    """The observation of `player` (0 or 1) as an int8 vector, bounded by `observation_high`."""
+    return np.concatenate([values for values, _ in _parts(state, player, params)]).astype(np.int8)
 
 
 def _setting_out(state: np.ndarray, player: int) -> list[int]:

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from strategies import random_playout, rule_options
 
 from mancala_env import Game, IllegalActionError
+from mancala_env.env import raw_env
 from mancala_env.variants import VARIANTS
 
 NAMES = sorted(VARIANTS)
@@ -105,3 +106,19 @@ def test_illegal_or_out_of_range_actions_are_refused_without_changing_the_game(n
     with pytest.raises(IllegalActionError, match="legal actions|out of range"):
         game.step(action)
     assert (game.state == before).all()
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=20, deadline=None)
+@given(data=st.data(), seed=SEEDS)
+def test_observations_stay_inside_their_space_under_any_options(name, data, seed):
+    env = raw_env(variant=name, **data.draw(rule_options(name)))
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in env.agent_iter():
+        for observer in env.possible_agents:
+            observation = env.observe(observer)
+            assert env.observation_space(observer).contains(observation), (observer, observation)
+        obs, _, terminated, truncated, _ = env.last()
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(None if terminated or truncated else int(rng.choice(legal)))

@@ -57,11 +57,14 @@ def match_flag() -> Any:
 
 def max_rounds_field() -> Any:
     """The option that bounds a match, so that every match ends."""
-    return number(
-        100,
-        1,
-        "rounds after which an undecided match is decided on the seeds held "
-        "(on rounds won, where rounds won decide the match)",
+    return field(
+        default=100,
+        metadata={
+            "low": 1,
+            "high": 127,
+            "doc": "rounds after which an undecided match is decided on the seeds held "
+            "(on rounds won, where rounds won decide the match)",
+        },
     )
 
 
@@ -93,12 +96,11 @@ class RuleOptions:
                     f"option {f.name}={value!r} is not allowed; "
                     f"choose one of {', '.join(map(repr, choices))}"
                 )
-            if "low" in f.metadata and (
-                isinstance(value, bool) or not isinstance(value, int) or value < f.metadata["low"]
+            low, high = f.metadata.get("low"), f.metadata.get("high", float("inf"))
+            if low is not None and (
+                isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high
             ):
-                raise ValueError(
-                    f"option {f.name}={value!r} must be an integer >= {f.metadata['low']}"
-                )
+                raise ValueError(f"option {f.name}={value!r} must be an {allowed_values(f)}")
 
 
 def rule_params(**values: int) -> np.ndarray:
@@ -159,6 +161,17 @@ class Variant:
         return action_count(self.to_params(options))
 
 
+def allowed_values(f: dataclasses.Field) -> str:
+    """The values an option field allows, as text."""
+    if "choices" in f.metadata:
+        return ", ".join(
+            str(c).lower() if isinstance(c, bool) else str(c) for c in f.metadata["choices"]
+        )
+    if "high" in f.metadata:
+        return f"integer from {f.metadata['low']} to {f.metadata['high']}"
+    return f"integer >= {f.metadata['low']}"
+
+
 def describe_options(options_type: type[RuleOptions]) -> list[dict[str, Any]]:
     """Name, default, allowed values and meaning of every option of a rule set."""
     rows = []
@@ -168,6 +181,7 @@ def describe_options(options_type: type[RuleOptions]) -> list[dict[str, Any]]:
                 "name": f.name,
                 "default": f.default,
                 "choices": f.metadata.get("choices"),
+                "allowed": allowed_values(f),
                 "doc": f.metadata.get("doc", ""),
             }
         )
