@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from .engine import layout as L
-from .engine.moves import random_layout
+from .engine.setting_out import random_layout
 from .engine.turn import ILLEGAL, begin_turn, new_game, step
 from .variants import RuleOptions, Variant, get_variant
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from .engine import layout as L
-from .engine.moves import central_pit
+from .engine.setting_out import central_pit
 
 
 def has_rounds(params: np.ndarray) -> bool:

@@ -18,13 +18,13 @@ says.
 
 from numba import njit
 
+from .board import board_seeds, row_seeds, take
 from .layout import (
     CAPTURE_CHAIN,
     CAPTURE_EVEN_PAIRS,
     CAPTURE_FOUR,
     CAPTURE_OPPOSITE,
     CLOSED,
-    LAST_CAPTURER,
     N_PITS,
     OWNER,
     P_CAPTURE,
@@ -38,31 +38,12 @@ from .layout import (
     P_UUR,
     SLAM_EXTRA_TURN,
     SLAM_NO_CAPTURE,
-    STORE,
     UUR,
 )
 
 # Bits of the value `capture` returns.
 CAPTURED = 1  # some seeds were taken from the opponent's row
 EXTRA_TURN = 2  # the mover moves again
-
-
-@njit(cache=True)
-def take(state, pit, player):
-    """Move every seed of `pit` into `player`'s store."""
-    state[STORE + player] += state[pit]
-    state[pit] = 0
-    state[LAST_CAPTURER] = player
-
-
-@njit(cache=True)
-def row_seeds(state, player):
-    """Seeds in the pits `player` owns."""
-    total = 0
-    for pit in range(N_PITS):
-        if state[OWNER + pit] == player:
-            total += state[pit]
-    return total
 
 
 @njit(cache=True)
@@ -122,15 +103,6 @@ def _opposite(state, last, mover, params):
     if params[P_CAPTURE_LAST_SEED] == 1:
         take(state, last, mover)
     return CAPTURED
-
-
-@njit(cache=True)
-def board_seeds(state):
-    """Seeds in all the pits."""
-    total = 0
-    for pit in range(N_PITS):
-        total += state[pit]
-    return total
 
 
 @njit(cache=True)

@@ -11,7 +11,8 @@ lifts the pit like any other, as P_UUR_RELAY says (Layli Goobalay).
 
 from numba import njit
 
-from .capture import even_pair, even_pairs, in_final_pot, take
+from .board import take
+from .capture import even_pair, even_pairs, in_final_pot
 from .layout import (
     CAPTURE_EVEN_PAIRS,
     CLOSED,

@@ -12,7 +12,8 @@ once-a-game odu transfer).
 import numpy as np
 from numba import njit
 
-from .capture import CAPTURED, EXTRA_TURN, board_seeds, row_seeds
+from .board import board_seeds, house_pit, row_seeds
+from .capture import CAPTURED, EXTRA_TURN
 from .layout import (
     END_BOARD_EMPTY,
     END_CANNOT_FEED,
@@ -64,8 +65,9 @@ from .layout import (
     UUR,
     WINNER,
 )
-from .moves import house_pit, lifted_pit, play, rule_candidates, start_setting_out
+from .moves import lifted_pit, play, rule_candidates
 from .rounds import close_round
+from .setting_out import start_setting_out
 from .sowing import ENDLESS
 
 ILLEGAL = -1  # returned by `step` for an action the mask forbids, or a finished game

@@ -1,0 +1,125 @@
+"""Setting out the seeds before play (Mangala): one player fills the central holes, the other
+accepts the position or turns the board round; or a given or random layout.
+
+The seeds still to set out wait in the central hole being filled, so the board holds every seed
+at every step. Action ``P_LIFT_ACTIONS + c`` leaves ``c`` of them in that hole and moves the
+rest on to the next central hole; ``P_LIFT_ACTIONS + P_TOTAL_SEEDS + 1`` accepts the position
+and ``... + 2`` turns the board round.
+"""
+
+import numpy as np
+from numba import njit
+
+from .board import house_pit
+from .capture import EXTRA_TURN
+from .layout import (
+    N_HOUSES,
+    N_PITS,
+    P_LIFT_ACTIONS,
+    P_SETUP,
+    P_SETUP_LAYOUT,
+    P_SETUP_STARTER,
+    P_TOTAL_SEEDS,
+    PHASE,
+    PHASE_CHOOSE,
+    PHASE_PLAY,
+    PHASE_SET_OUT,
+    ROUND_STARTER,
+    SETUP,
+    SETUP_CENTRAL_CHOSEN,
+    SETUP_CENTRAL_HOLES,
+    SETUP_CHOICE,
+    SETUP_CHOICE_ACCEPTED,
+    SETUP_CHOICE_TURNED,
+    SETUP_DISTRIBUTOR,
+    SETUP_FILLED,
+    SETUP_NONE,
+    SETUP_STARTER_DISTRIBUTOR,
+)
+
+
+@njit(cache=True)
+def central_pit(distributor, i):
+    """The `i`-th central hole in setting-out order: the distributor's houses 3 and 4, then
+    the other player's houses 3 and 4."""
+    player = distributor if i < 2 else 1 - distributor
+    return house_pit(player, N_HOUSES // 2 - 1 + i % 2)
+
+
+@njit(cache=True)
+def start_setting_out(state, params, first_player):
+    """Set out the board as P_SETUP says: the first step of a setting out by the players
+    (`first_player` distributes), or a given layout of the central holes."""
+    setup = params[P_SETUP]
+    if setup == SETUP_NONE:
+        return
+    state[:N_PITS] = 0
+    if setup == SETUP_CENTRAL_CHOSEN:  # the seeds to set out wait in the next central hole
+        state[PHASE] = PHASE_SET_OUT
+        state[SETUP + SETUP_DISTRIBUTOR] = first_player
+        state[central_pit(first_player, 0)] = params[P_TOTAL_SEEDS]
+        return
+    left = params[P_TOTAL_SEEDS]
+    for i in range(SETUP_CENTRAL_HOLES - 1):
+        state[central_pit(0, i)] = params[P_SETUP_LAYOUT + i]
+        left -= params[P_SETUP_LAYOUT + i]
+    state[central_pit(0, SETUP_CENTRAL_HOLES - 1)] = left
+    state[SETUP + SETUP_FILLED] = SETUP_CENTRAL_HOLES
+
+
+@njit(cache=True)
+def set_out(state, choice, mover, params):
+    """A setting-out action: `choice` seeds stay in the central hole being filled (the rest
+    move on to the next one), or the other player's decision (accept, or turn the board
+    round); EXTRA_TURN when `mover` acts next."""
+    total = params[P_TOTAL_SEEDS]
+    distributor = state[SETUP + SETUP_DISTRIBUTOR]
+    if state[PHASE] == PHASE_SET_OUT:
+        filled = state[SETUP + SETUP_FILLED]
+        hole = central_pit(distributor, filled)
+        state[central_pit(distributor, filled + 1)] += state[hole] - choice
+        state[hole] = choice
+        filled += 1
+        if filled == SETUP_CENTRAL_HOLES - 1:  # the last hole keeps the seeds left
+            filled += 1
+            state[PHASE] = PHASE_CHOOSE
+        state[SETUP + SETUP_FILLED] = filled
+        return EXTRA_TURN if state[PHASE] == PHASE_SET_OUT else 0
+    turned = choice == total + 2
+    if turned:  # the board turned round: each row's seeds go to the other side
+        for pit in range(N_HOUSES):
+            kept = state[pit]
+            state[pit] = state[pit + N_HOUSES]
+            state[pit + N_HOUSES] = kept
+    state[SETUP + SETUP_CHOICE] = SETUP_CHOICE_TURNED if turned else SETUP_CHOICE_ACCEPTED
+    state[PHASE] = PHASE_PLAY
+    starter = 1 - distributor
+    if turned or params[P_SETUP_STARTER] == SETUP_STARTER_DISTRIBUTOR:
+        starter = distributor
+    state[ROUND_STARTER] = starter
+    return EXTRA_TURN if starter == mover else 0
+
+
+@njit(cache=True)
+def setting_out_candidates(state, params, out):
+    """Mark the setting-out actions allowed now (`out` is the whole action mask)."""
+    lifts = params[P_LIFT_ACTIONS]
+    if state[PHASE] == PHASE_SET_OUT:  # how many of the seeds left stay in this central hole
+        hole = central_pit(state[SETUP + SETUP_DISTRIBUTOR], state[SETUP + SETUP_FILLED])
+        for count in range(min(state[hole], params[P_TOTAL_SEEDS]) + 1):
+            out[lifts + count] = 1
+    elif state[PHASE] == PHASE_CHOOSE:  # accept the position, or turn the board round
+        out[lifts + params[P_TOTAL_SEEDS] + 1] = 1
+        out[lifts + params[P_TOTAL_SEEDS] + 2] = 1
+
+
+def random_layout(params: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A copy of `params` whose given layout of the central holes is drawn by `rng`: every way
+    of sharing P_TOTAL_SEEDS among the four holes is equally likely."""
+    total = int(params[P_TOTAL_SEEDS])
+    holes = SETUP_CENTRAL_HOLES
+    cuts = np.sort(rng.choice(total + holes - 1, size=holes - 1, replace=False))
+    counts = np.diff(np.concatenate([[-1], cuts, [total + holes - 1]])) - 1
+    drawn = params.copy()
+    drawn[P_SETUP_LAYOUT : P_SETUP_LAYOUT + holes - 1] = counts[: holes - 1]
+    return drawn
