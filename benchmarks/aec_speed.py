@@ -70,14 +70,14 @@ def main() -> None:
         envs["connect_four_v3"] = importlib.import_module("pettingzoo.classic.connect_four_v3").env
 
     if not args.json:
-        print(f"{'env':<16}{'steps':>10}{'seconds':>9}{'steps/s':>10}{'games/s':>9}")
+        print(f"{'env':<20}{'steps':>10}{'seconds':>9}{'steps/s':>10}{'games/s':>9}")
     for name, make_env in envs.items():
         row = {"env": name, **measure(make_env, args.seconds)}
         if args.json:
             print(json.dumps(row), flush=True)
         else:
             print(
-                f"{name:<16}{row['steps']:>10}{row['seconds']:>9.2f}"
+                f"{name:<20}{row['steps']:>10}{row['seconds']:>9.2f}"
                 f"{row['steps_per_s']:>10}{row['games_per_s']:>9.1f}",
                 flush=True,
             )
