@@ -14,78 +14,87 @@ is the player who sets out the seeds, the central holes filled so far, and the s
 be set out (they wait in the central hole being filled).
 """
 
-from __future__ import annotations
-
 import numpy as np
+from numba import njit
 
 from .engine import layout as L
 from .engine.setting_out import central_pit
 
+MAX_OBSERVATION = 64  # more numbers than any rule set's observation has
 
-def has_rounds(params: np.ndarray) -> bool:
+
+@njit(cache=True)
+def has_rounds(params):
     """Whether houses can change hands or close: a match of rounds, or lifts beyond one row."""
     return params[L.P_ROUNDS] != L.ROUNDS_NONE or params[L.P_LIFT_ACTIONS] > L.N_HOUSES
 
 
-def has_uur(params: np.ndarray) -> bool:
+@njit(cache=True)
+def has_uur(params):
     """Whether pits can become pregnant (uur) and held for a player (Layli Goobalay)."""
     return params[L.P_UUR] == 1
 
 
-def has_setting_out(params: np.ndarray) -> bool:
+@njit(cache=True)
+def has_setting_out(params):
     """Whether the players set out the seeds before play (Mangala's central holes)."""
     return params[L.P_SETUP] == L.SETUP_CENTRAL_CHOSEN
 
 
-def _parts(state: np.ndarray, player: int, params: np.ndarray) -> list[tuple]:
-    """The observation of `player` as (values, highest value) pairs, group by group."""
-    order = (np.arange(L.N_PITS) + player * L.N_HOUSES) % L.N_PITS
+@njit(cache=True)
+def write_observation(state, player, params, out, bounds):
+    """Write the observation of `player` into `out` and return how many numbers it has; with
+    `bounds`, write the highest value each number can take instead (the lowest is 0)."""
     other = 1 - player
-    seeds = int(params[L.P_TOTAL_SEEDS])
-    parts = [
-        (state[L.PITS + order], seeds),
-        ([state[L.STORE + player], state[L.STORE + other]], seeds),
-        ([state[L.SPECIAL_USED + player], state[L.SPECIAL_USED + other]], 1),
-    ]
+    seeds = params[L.P_TOTAL_SEEDS]
+    n = 0
+    for k in range(L.N_PITS):
+        out[n] = seeds if bounds else state[(k + player * L.N_HOUSES) % L.N_PITS]
+        n += 1
+    for p in (player, other):
+        out[n] = seeds if bounds else state[L.STORE + p]
+        n += 1
+    for p in (player, other):
+        out[n] = 1 if bounds else state[L.SPECIAL_USED + p]
+        n += 1
     if has_rounds(params):
-        parts += [
-            (state[L.OWNER + order] == player, 1),
-            (state[L.CLOSED + order], 1),
-            (
-                [state[L.ROUND], state[L.ROUNDS_WON + player], state[L.ROUNDS_WON + other]],
-                int(params[L.P_MAX_ROUNDS]),
-            ),
-        ]
+        for k in range(L.N_PITS):
+            pit = (k + player * L.N_HOUSES) % L.N_PITS
+            out[n] = 1 if bounds else state[L.OWNER + pit] == player
+            out[n + L.N_PITS] = 1 if bounds else state[L.CLOSED + pit]
+            n += 1
+        n += L.N_PITS
+        rounds = params[L.P_MAX_ROUNDS]
+        out[n] = rounds if bounds else state[L.ROUND]
+        out[n + 1] = rounds if bounds else state[L.ROUNDS_WON + player]
+        out[n + 2] = rounds if bounds else state[L.ROUNDS_WON + other]
+        n += 3
     if has_uur(params):
-        uur = state[L.UUR + order]  # 1 + the owner of the pregnancy, 0 for none
-        parts.append((np.where(uur == 0, 0, np.where(uur == 1 + player, 1, 2)), 2))
+        for k in range(L.N_PITS):
+            uur = state[L.UUR + (k + player * L.N_HOUSES) % L.N_PITS]  # 1 + owner, 0 for none
+            out[n] = 2 if bounds else (0 if uur == 0 else (1 if uur == 1 + player else 2))
+            n += 1
     if has_setting_out(params):
-        parts.append((_setting_out(state, player), [2, 1, L.SETUP_CENTRAL_HOLES, seeds]))
-    return parts
+        phase = state[L.PHASE]
+        distributor = state[L.SETUP + L.SETUP_DISTRIBUTOR]
+        filled = state[L.SETUP + L.SETUP_FILLED]
+        waiting = state[central_pit(distributor, filled)] if phase == L.PHASE_SET_OUT else 0
+        out[n] = 2 if bounds else phase
+        out[n + 1] = 1 if bounds else distributor == player
+        out[n + 2] = L.SETUP_CENTRAL_HOLES if bounds else filled
+        out[n + 3] = seeds if bounds else waiting
+        n += 4
+    return n
 
 
 def observation_high(params: np.ndarray) -> np.ndarray:
     """The highest value each number of the observation can take (the lowest is 0)."""
-    parts = _parts(np.zeros(L.STATE_SIZE, dtype=np.int32), 0, params)
-    return np.concatenate(
-        [np.broadcast_to(high, np.shape(values)) for values, high in parts]
-    ).astype(np.int8)
+    out = np.zeros(MAX_OBSERVATION, dtype=np.int8)
+    n = write_observation(np.zeros(L.STATE_SIZE, dtype=np.int32), 0, params, out, True)
+    return out[:n]
 
 
 def observe(state: np.ndarray, player: int, params: np.ndarray) -> np.ndarray:
     """The observation of `player` (0 or 1) as an int8 vector, bounded by `observation_high`."""
-    return np.concatenate([values for values, _ in _parts(state, player, params)]).astype(np.int8)
-
-
-def _setting_out(state: np.ndarray, player: int) -> list[int]:
-    """Phase, observer distributes, central holes filled, seeds still to be set out."""
-    phase = int(state[L.PHASE])
-    distributor = int(state[L.SETUP + L.SETUP_DISTRIBUTOR])
-    filled = int(state[L.SETUP + L.SETUP_FILLED])
-    hole = central_pit(distributor, filled)
-    return [
-        phase,
-        int(distributor == player),
-        filled,
-        int(state[L.PITS + hole]) if phase == L.PHASE_SET_OUT else 0,
-    ]
+    out = np.zeros(MAX_OBSERVATION, dtype=np.int8)
+    return out[: write_observation(state, player, params, out, False)]

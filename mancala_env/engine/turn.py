@@ -15,6 +15,7 @@ from numba import njit
 from .board import board_seeds, house_pit, row_seeds
 from .capture import CAPTURED, EXTRA_TURN
 from .layout import (
+    CONTINUE_NEVER,
     END_BOARD_EMPTY,
     END_CANNOT_FEED,
     END_FEW_SEEDS,
@@ -24,6 +25,7 @@ from .layout import (
     END_REASON,
     END_STALL,
     FEED_FORCED,
+    FEED_NONE,
     FEED_PENALTY,
     FEED_POSSIBLE,
     LAST_ACTION,
@@ -38,6 +40,7 @@ from .layout import (
     NO_MOVE_RETALIATE,
     OVER,
     OWNER,
+    P_CONTINUE,
     P_END_ANY_SIDE_AT_MOST,
     P_END_BOARD_AT_MOST,
     P_END_EACH_SIDE_AT_MOST,
@@ -92,6 +95,8 @@ def legal_actions(state, params, out):
     rule_candidates(state, mover, params, out)
     feeding = params[P_FEEDING]
     opponent_empty = row_seeds(state, 1 - mover) == 0
+    if params[P_CONTINUE] == CONTINUE_NEVER and not (opponent_empty and feeding != FEED_NONE):
+        return 0  # single laps always end, and no feeding to check: no move need be tried
     scratch = np.empty(STATE_SIZE, state.dtype)
     feeds = 0
     for action in range(MAX_ACTIONS):
