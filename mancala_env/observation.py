@@ -51,12 +51,11 @@ def write_observation(state, player, params, out, bounds):
     for k in range(L.N_PITS):
         out[n] = seeds if bounds else state[(k + player * L.N_HOUSES) % L.N_PITS]
         n += 1
-    for p in (player, other):
-        out[n] = seeds if bounds else state[L.STORE + p]
-        n += 1
-    for p in (player, other):
-        out[n] = 1 if bounds else state[L.SPECIAL_USED + p]
-        n += 1
+    out[n] = seeds if bounds else state[L.STORE + player]
+    out[n + 1] = seeds if bounds else state[L.STORE + other]
+    out[n + 2] = 1 if bounds else state[L.SPECIAL_USED + player]
+    out[n + 3] = 1 if bounds else state[L.SPECIAL_USED + other]
+    n += 4
     if has_rounds(params):
         for k in range(L.N_PITS):
             pit = (k + player * L.N_HOUSES) % L.N_PITS

@@ -101,6 +101,7 @@ P_UUR = 33  # 1: an opposite pit of three makes a pregnant (uur) pair (Layli Goo
 P_SETUP = 34  # a variant's setting out before play (0: none; values are the variant's)
 P_FIRST_TURN = 35  # a variant's rule for each player's first turn (0: none)
 P_MAX_ROUNDS = 44  # a match still undecided after this many rounds is decided on seeds held
+P_N_ACTIONS = 45  # the size of the rule set's action space (set by `rule_params`)
 PARAMS_SIZE = 48  # room for the parameters of rule sets still to come
 
 CONTINUE_NEVER = 0  # single lap: the turn ends with the last seed

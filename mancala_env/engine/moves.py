@@ -29,6 +29,7 @@ from .layout import (
     P_FIRST_TURN,
     P_LIFT_ACTIONS,
     P_MIN_LIFT,
+    P_N_ACTIONS,
     P_OPENING,
     P_SETUP,
     P_SPECIAL_MOVE,
@@ -106,7 +107,7 @@ def play(state, action, mover, params):
 @njit(cache=True)
 def rule_candidates(state, mover, params, out):
     """Mark the actions the sowing and special-move rules allow, before feeding and relays."""
-    out[:] = 0
+    out[: params[P_N_ACTIONS]] = 0
     lifts = params[P_LIFT_ACTIONS]
     if state[PHASE] != PHASE_PLAY:
         setting_out_candidates(state, params, out)

@@ -48,6 +48,7 @@ from .layout import (
     P_FEEDING,
     P_LIFT_ACTIONS,
     P_MIN_LIFT,
+    P_N_ACTIONS,
     P_NO_MOVE,
     P_REMAINDER,
     P_SEEDS_PER_HOUSE,
@@ -99,7 +100,7 @@ def legal_actions(state, params, out):
         return 0  # single laps always end, and no feeding to check: no move need be tried
     scratch = np.empty(STATE_SIZE, state.dtype)
     feeds = 0
-    for action in range(MAX_ACTIONS):
+    for action in range(params[P_N_ACTIONS]):
         if out[action] == 0:
             continue
         result = _outcome(state, action, mover, params, scratch)
@@ -180,9 +181,9 @@ def _award_board(state, player, reason):
 
 
 @njit(cache=True)
-def _count_legal(state):
+def _count_legal(state, params):
     total = 0
-    for action in range(MAX_ACTIONS):
+    for action in range(params[P_N_ACTIONS]):
         total += state[LEGAL + action]
     return total
 
@@ -190,11 +191,11 @@ def _count_legal(state):
 @njit(cache=True)
 def _too_few_seeds(state, seeds, params):
     """The end rules on how many seeds are left: on the board, on both rows, or on either."""
-    low, high = sorted((free_row_seeds(state, 0), free_row_seeds(state, 1)))
+    row_0, row_1 = free_row_seeds(state, 0), free_row_seeds(state, 1)
     return (
         seeds <= params[P_END_BOARD_AT_MOST]
-        or high <= params[P_END_EACH_SIDE_AT_MOST]
-        or low <= params[P_END_ANY_SIDE_AT_MOST]
+        or max(row_0, row_1) <= params[P_END_EACH_SIDE_AT_MOST]
+        or min(row_0, row_1) <= params[P_END_ANY_SIDE_AT_MOST]
     )
 
 
@@ -210,7 +211,11 @@ def _ended_by_position(state, params):
         or (state[STORE] == state[STORE + 1] and 2 * state[STORE] == total)
     ):
         _finish(state, params[P_REMAINDER], END_MAJORITY)
-    elif _too_few_seeds(state, seeds, params):
+    elif (
+        params[P_END_BOARD_AT_MOST] >= 0
+        or params[P_END_EACH_SIDE_AT_MOST] >= 0
+        or params[P_END_ANY_SIDE_AT_MOST] >= 0
+    ) and _too_few_seeds(state, seeds, params):
         _finish(state, params[P_REMAINDER], END_FEW_SEEDS)
     elif params[P_STALL_LIMIT] > 0 and state[STALL] >= params[P_STALL_LIMIT]:
         _finish(state, params[P_STALL_REMAINDER], END_STALL)
@@ -244,7 +249,7 @@ def _settle_turn(state, params):
         if params[P_FEEDING] == FEED_PENALTY and opponent_empty and state[FEED_POSSIBLE] == 0:
             _award_board(state, mover, END_CANNOT_FEED)
             return
-        if _count_legal(state) > 0:
+        if _count_legal(state, params) > 0:
             return
         if free_row_seeds(state, mover) > 0:  # seeds, but every move is forbidden
             _finish(state, params[P_REMAINDER], END_CANNOT_FEED if opponent_empty else END_NO_MOVE)
@@ -263,7 +268,12 @@ def _settle_turn(state, params):
 @njit(cache=True)
 def step(state, action, params):
     """Play `action` for the player to move and settle the next turn; ILLEGAL if forbidden."""
-    if state[OVER] == 1 or action < 0 or action >= MAX_ACTIONS or state[LEGAL + action] == 0:
+    if (
+        state[OVER] == 1
+        or action < 0
+        or action >= params[P_N_ACTIONS]
+        or state[LEGAL + action] == 0
+    ):
         return ILLEGAL
     mover = state[TO_MOVE]
     opponent = 1 - mover

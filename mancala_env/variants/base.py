@@ -125,6 +125,7 @@ def rule_params(**values: int) -> np.ndarray:
         params[getattr(L, "P_" + name)] = value
     if "TOTAL_SEEDS" not in values:
         params[L.P_TOTAL_SEEDS] = params[L.P_SEEDS_PER_HOUSE] * L.N_PITS
+    params[L.P_N_ACTIONS] = action_count(params)
     return params
 
 
@@ -158,7 +159,7 @@ class Variant:
 
     def n_actions(self, options: RuleOptions) -> int:
         """Size of the action space: the lifts, then the rule set's extra actions."""
-        return action_count(self.to_params(options))
+        return int(self.to_params(options)[L.P_N_ACTIONS])
 
 
 def allowed_values(f: dataclasses.Field) -> str:

@@ -1,0 +1,214 @@
+"""Many games at once: one 2-D array of states stepped by one compiled call.
+
+`BatchedGames` holds ``n_games`` games of one rule set as rows of an ``int32`` array and steps
+them all with the same rule kernels the single environment uses, spread over the machine's
+cores (numba ``prange``). A finished game reports its result in the step that ended it and is
+set out again at once, so every row always holds a game in play.
+
+    games = BatchedGames("oware", 4096, seed=0)
+    obs, masks, to_move = games.reset()
+    out = games.step(actions)  # one action per game, for the player to move in it
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numba import njit, prange
+
+from .engine import layout as L
+from .engine.turn import new_game, step
+from .game import Game
+from .observation import MAX_OBSERVATION, observation_high, write_observation
+
+NO_RESULT = -2  # final_winner of a game that did not end in this step (-1: a draw)
+
+
+@dataclass
+class BatchStep:
+    """What one call of `BatchedGames.step` returns, one row per game.
+
+    `observations` and `masks` are those of the player to move after the step (in a game that
+    ended, of the first player of the new game). `rewards[:, p]` is player p's reward: +1 / -1 /
+    0 when the game ended in this step, else 0. `final_winner` is the winner of a game that ended
+    (-1 for a draw, NO_RESULT if it did not end) and `final_stores` its final scores.
+    """
+
+    observations: np.ndarray
+    masks: np.ndarray
+    rewards: np.ndarray
+    terminated: np.ndarray
+    to_move: np.ndarray
+    final_winner: np.ndarray
+    final_stores: np.ndarray
+
+
+@njit(cache=True)
+def _write_view(state, params, observation, mask, n_actions):
+    player = state[L.TO_MOVE]
+    write_observation(state, player, params, observation, False)
+    for a in range(n_actions):
+        mask[a] = state[L.LEGAL + a]
+
+
+@njit(cache=True, parallel=True)
+def batch_reset(states, params, first_players, observations, masks, to_move):
+    """Set out a new game in every row."""
+    n_actions = masks.shape[1]
+    for i in prange(states.shape[0]):
+        new_game(params, first_players[i], states[i])
+        _write_view(states[i], params, observations[i], masks[i], n_actions)
+        to_move[i] = states[i, L.TO_MOVE]
+
+
+@njit(cache=True, parallel=True)
+def batch_step(
+    states,
+    actions,
+    params,
+    first_players,
+    observations,
+    masks,
+    rewards,
+    terminated,
+    to_move,
+    final_winner,
+    final_stores,
+):
+    """Play one action in every game; finished games report their result and start again.
+
+    Returns the number of the first row whose action was illegal, or -1 (rows before it were
+    played; nothing is played from it on).
+    """
+    n_actions = masks.shape[1]
+    n = states.shape[0]
+    for i in range(n):  # refuse a batch with an illegal action before changing any game
+        a = actions[i]
+        if a < 0 or a >= n_actions or states[i, L.LEGAL + a] == 0:
+            return i
+    for i in prange(n):
+        state = states[i]
+        step(state, actions[i], params)
+        rewards[i, 0] = 0.0
+        rewards[i, 1] = 0.0
+        terminated[i] = state[L.OVER] == 1
+        final_winner[i] = NO_RESULT
+        if terminated[i]:
+            winner = state[L.WINNER]
+            final_winner[i] = winner
+            final_stores[i, 0] = state[L.STORE]
+            final_stores[i, 1] = state[L.STORE + 1]
+            if winner >= 0:
+                rewards[i, winner] = 1.0
+                rewards[i, 1 - winner] = -1.0
+            new_game(params, first_players[i], state)
+        _write_view(state, params, observations[i], masks[i], n_actions)
+        to_move[i] = state[L.TO_MOVE]
+    return -1
+
+
+class BatchedGames:
+    """`n_games` games of `variant` under the rule options `options`, stepped together."""
+
+    def __init__(self, variant: str, n_games: int, seed: int | None = None, **options: Any) -> None:
+        if not isinstance(n_games, int) or n_games < 1:
+            raise ValueError(f"n_games must be a positive integer, got {n_games!r}")
+        game = Game(variant, **options)
+        if game.params[L.P_SETUP] == L.SETUP_CENTRAL_RANDOM:
+            raise ValueError(
+                "a batch cannot draw a random setting out for each game; "
+                "use setting_out='players' or 'fixed'"
+            )
+        self.variant = game.variant
+        self.options = game.options
+        self.params = game.params
+        self.n_games = n_games
+        self.n_actions = game.n_actions
+        self.observation_high = observation_high(self.params)
+        self._rng = np.random.default_rng(seed)
+        self.states = np.zeros((n_games, L.STATE_SIZE), dtype=np.int32)
+        self._observations = np.zeros((n_games, MAX_OBSERVATION), dtype=np.int8)
+        self.masks = np.zeros((n_games, self.n_actions), dtype=np.int8)
+        self.to_move = np.zeros(n_games, dtype=np.int32)
+        self._rewards = np.zeros((n_games, 2), dtype=np.float32)
+        self._terminated = np.zeros(n_games, dtype=np.bool_)
+        self._final_winner = np.zeros(n_games, dtype=np.int32)
+        self._final_stores = np.zeros((n_games, 2), dtype=np.int32)
+
+    @property
+    def observations(self) -> np.ndarray:
+        """The observation of the player to move in each game (n_games, observation size)."""
+        return self._observations[:, : len(self.observation_high)]
+
+    def _first_players(self) -> np.ndarray:
+        first = self.options.first_player
+        if first == "random":
+            return self._rng.integers(0, 2, size=self.n_games, dtype=np.int32)
+        return np.full(self.n_games, int(first[-1]), dtype=np.int32)
+
+    def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Start every game afresh; returns observations, masks and the players to move."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        batch_reset(
+            self.states,
+            self.params,
+            self._first_players(),
+            self._observations,
+            self.masks,
+            self.to_move,
+        )
+        return self.observations, self.masks, self.to_move
+
+    def step(self, actions: np.ndarray) -> BatchStep:
+        """Play `actions[i]` in game i (for its player to move); see `BatchStep`."""
+        actions = np.asarray(actions)
+        if actions.shape != (self.n_games,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(
+                f"actions must be {self.n_games} integers, one per game; got shape "
+                f"{actions.shape} of {actions.dtype}"
+            )
+        bad = batch_step(
+            self.states,
+            actions.astype(np.int64),
+            self.params,
+            self._first_players(),
+            self._observations,
+            self.masks,
+            self._rewards,
+            self._terminated,
+            self.to_move,
+            self._final_winner,
+            self._final_stores,
+        )
+        if bad >= 0:
+            legal = np.flatnonzero(self.states[bad, L.LEGAL : L.LEGAL + self.n_actions]).tolist()
+            raise ValueError(
+                f"action {int(actions[bad])} is not legal in game {bad}; legal actions: {legal} "
+                "(no game was stepped)"
+            )
+        return BatchStep(
+            self.observations,
+            self.masks,
+            self._rewards,
+            self._terminated,
+            self.to_move,
+            self._final_winner,
+            self._final_stores,
+        )
+
+    def random_actions(self, rng: np.random.Generator | None = None) -> np.ndarray:
+        """A uniformly random legal action in every game."""
+        rng = rng if rng is not None else self._rng
+        return sample_masked(self.masks, rng)
+
+
+def sample_masked(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random allowed index per row of a 0/1 mask."""
+    weights = rng.random(masks.shape) * masks
+    return weights.argmax(axis=1)
+
+
+__all__ = ["BatchStep", "BatchedGames", "NO_RESULT", "sample_masked"]

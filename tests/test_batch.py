@@ -1,0 +1,85 @@
+"""The batched engine plays exactly the games the single-game engine plays."""
+
+import numpy as np
+import pytest
+
+from mancala_env import Game
+from mancala_env.batch import NO_RESULT, BatchedGames
+from mancala_env.observation import observe
+from mancala_env.variants import VARIANTS
+
+OPTIONS = {name: {} for name in VARIANTS}
+OPTIONS.update(
+    ncho={"match": True, "max_rounds": 3},
+    jerin={"match": True, "max_rounds": 3},
+    rio_kadalis={"match": True, "max_rounds": 5},
+    layli_goobalay={"match": True, "max_rounds": 3},
+)
+
+
+def mirror(name: str, batch: BatchedGames, i: int) -> Game:
+    """A single game set out like row `i` of the batch (same first player)."""
+    first = f"player_{int(batch.states[i, 14])}"  # TO_MOVE of a freshly set out game
+    return Game(name, **{**OPTIONS[name], "first_player": first})
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_batched_and_single_games_agree_move_by_move(name):
+    n_games, plies = 12, 400
+    batch = BatchedGames(name, n_games, seed=7, **OPTIONS[name])
+    observations, masks, to_move = batch.reset()
+    games = [mirror(name, batch, i) for i in range(n_games)]
+    rng = np.random.default_rng(7)
+    finished = 0
+    for _ in range(plies):
+        for i, game in enumerate(games):
+            assert (batch.states[i] == game.state).all()
+            assert (masks[i] == game.legal_mask()).all()
+            assert to_move[i] == game.to_move
+            assert (observations[i] == observe(game.state, game.to_move, game.params)).all()
+        actions = batch.random_actions(rng)
+        for i, game in enumerate(games):
+            game.step(int(actions[i]))
+        out = batch.step(actions)
+        observations, masks, to_move = out.observations, out.masks, out.to_move
+        for i, game in enumerate(games):
+            assert bool(out.terminated[i]) == game.over
+            if game.over:
+                finished += 1
+                winner = game.winner()
+                assert out.final_winner[i] == (-1 if winner is None else winner)
+                assert out.final_stores[i].tolist() == game.stores.tolist()
+                expected = [0.0, 0.0] if winner is None else [1.0 - 2 * winner, 2 * winner - 1.0]
+                assert out.rewards[i].tolist() == expected
+                games[i] = mirror(name, batch, i)
+            else:
+                assert out.final_winner[i] == NO_RESULT and out.rewards[i].tolist() == [0, 0]
+    assert finished > 0, "the test should see games end and start again"
+
+
+def test_a_batch_with_an_illegal_action_is_refused_untouched():
+    batch = BatchedGames("oware", 4, seed=0, first_player="player_0")
+    batch.reset()
+    game = Game("oware", first_player="player_0")
+    game.step(0)
+    game.step(0)  # player_0 to move, its house 1 empty
+    batch.states[2] = game.state
+    before = batch.states.copy()
+    actions = np.zeros(4, dtype=int)
+    with pytest.raises(ValueError, match=r"action 0 is not legal in game 2; legal actions"):
+        batch.step(actions)
+    actions[2] = batch.n_actions  # out of range
+    with pytest.raises(ValueError, match=r"action 6 is not legal in game 2"):
+        batch.step(actions)
+    assert (batch.states == before).all(), "no game was stepped"
+    with pytest.raises(ValueError, match="one per game"):
+        batch.step(np.zeros(3, dtype=int))
+    with pytest.raises(ValueError, match="positive integer"):
+        BatchedGames("oware", 0)
+
+
+def test_random_first_players_follow_the_seed():
+    one = BatchedGames("oware", 64, seed=3)
+    two = BatchedGames("oware", 64, seed=3)
+    assert (one.reset()[2] == two.reset()[2]).all()
+    assert set(one.to_move.tolist()) == {0, 1}
