@@ -22,6 +22,7 @@ from .engine import layout as L
 from .engine.turn import new_game, step
 from .game import Game
 from .observation import MAX_OBSERVATION, observation_high, write_observation
+from .opponents import random_actions
 
 NO_RESULT = -2  # final_winner of a game that did not end in this step (-1: a draw)
 
@@ -202,13 +203,7 @@ class BatchedGames:
     def random_actions(self, rng: np.random.Generator | None = None) -> np.ndarray:
         """A uniformly random legal action in every game."""
         rng = rng if rng is not None else self._rng
-        return sample_masked(self.masks, rng)
+        return random_actions(self.masks, rng)
 
 
-def sample_masked(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One uniformly random allowed index per row of a 0/1 mask."""
-    weights = rng.random(masks.shape) * masks
-    return weights.argmax(axis=1)
-
-
-__all__ = ["BatchStep", "BatchedGames", "NO_RESULT", "sample_masked"]
+__all__ = ["BatchStep", "BatchedGames", "NO_RESULT"]
