@@ -6,6 +6,10 @@ Every rule set is registered in PettingZoo's registry as ``mancala/<name>-v0``::
     env = pettingzoo.make("aec", "mancala/oware-v0")
 
 and has a versioned module, ``from mancala_env import oware_v0; env = oware_v0.env()``.
+In Gymnasium's registry each is the single-agent ``mancala_env/<Title>-v0`` against a
+built-in opponent (see `mancala_env.gym_env`)::
+
+    env = gymnasium.make("mancala_env/Oware-v0", opponent="random")
 """
 
 from __future__ import annotations
@@ -14,11 +18,13 @@ import sys
 import types
 from typing import Any
 
+import gymnasium
 import pettingzoo
 
 from .env import env as _env
 from .env import raw_env as _raw_env
 from .game import Game, IllegalActionError, SnapshotError
+from .gym_env import gym_id
 from .variants import VARIANTS, Variant, get_variant
 
 VERSION_SUFFIX = "_v0"
@@ -61,5 +67,12 @@ for _variant in VARIANTS.values():
     _env_id = f"{NAMESPACE}/{_variant.name}-v0"
     if _env_id not in pettingzoo.aec_registry:
         pettingzoo.register("aec", _env_id, entry_point=f"{_module.__name__}:env")
+    _gym_id = gym_id(_variant.name)  # the single-agent env against a built-in opponent
+    if _gym_id not in gymnasium.registry:
+        gymnasium.register(
+            _gym_id,
+            entry_point="mancala_env.gym_env:SingleAgentEnv",
+            kwargs={"variant": _variant.name},
+        )
 
 __all__ = ["Game", "IllegalActionError", "SnapshotError", "list_variants", "make"]

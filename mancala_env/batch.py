@@ -34,7 +34,9 @@ class BatchStep:
     `observations` and `masks` are those of the player to move after the step (in a game that
     ended, of the first player of the new game). `rewards[:, p]` is player p's reward: +1 / -1 /
     0 when the game ended in this step, else 0. `final_winner` is the winner of a game that ended
-    (-1 for a draw, NO_RESULT if it did not end) and `final_stores` its final scores.
+    (-1 for a draw, NO_RESULT if it did not end), `final_stores` its final scores and
+    `final_states` the position it ended in (rows of games that did not end hold stale values).
+    A game left out of the step (`active`) reports no reward, no end and keeps its view.
     """
 
     observations: np.ndarray
@@ -44,6 +46,7 @@ class BatchStep:
     to_move: np.ndarray
     final_winner: np.ndarray
     final_stores: np.ndarray
+    final_states: np.ndarray
 
 
 @njit(cache=True)
@@ -68,6 +71,7 @@ def batch_reset(states, params, first_players, observations, masks, to_move):
 def batch_step(
     states,
     actions,
+    active,
     params,
     first_players,
     observations,
@@ -77,30 +81,36 @@ def batch_step(
     to_move,
     final_winner,
     final_stores,
+    final_states,
 ):
-    """Play one action in every game; finished games report their result and start again.
+    """Play one action in every game whose `active` flag is set (the others are left as they
+    are); finished games report their result and start again.
 
-    Returns the number of the first row whose action was illegal, or -1 (rows before it were
-    played; nothing is played from it on).
+    Returns the number of the first active row whose action was illegal, or -1 (no game is
+    played when one action is illegal).
     """
     n_actions = masks.shape[1]
     n = states.shape[0]
     for i in range(n):  # refuse a batch with an illegal action before changing any game
         a = actions[i]
-        if a < 0 or a >= n_actions or states[i, L.LEGAL + a] == 0:
+        if active[i] and (a < 0 or a >= n_actions or states[i, L.LEGAL + a] == 0):
             return i
     for i in prange(n):
-        state = states[i]
-        step(state, actions[i], params)
         rewards[i, 0] = 0.0
         rewards[i, 1] = 0.0
-        terminated[i] = state[L.OVER] == 1
+        terminated[i] = False
         final_winner[i] = NO_RESULT
+        if not active[i]:
+            continue
+        state = states[i]
+        step(state, actions[i], params)
+        terminated[i] = state[L.OVER] == 1
         if terminated[i]:
             winner = state[L.WINNER]
             final_winner[i] = winner
             final_stores[i, 0] = state[L.STORE]
             final_stores[i, 1] = state[L.STORE + 1]
+            final_states[i] = state
             if winner >= 0:
                 rewards[i, winner] = 1.0
                 rewards[i, 1 - winner] = -1.0
@@ -137,6 +147,8 @@ class BatchedGames:
         self._terminated = np.zeros(n_games, dtype=np.bool_)
         self._final_winner = np.zeros(n_games, dtype=np.int32)
         self._final_stores = np.zeros((n_games, 2), dtype=np.int32)
+        self._final_states = np.zeros((n_games, L.STATE_SIZE), dtype=np.int32)
+        self._all_active = np.ones(n_games, dtype=np.bool_)
 
     @property
     def observations(self) -> np.ndarray:
@@ -163,17 +175,31 @@ class BatchedGames:
         )
         return self.observations, self.masks, self.to_move
 
-    def step(self, actions: np.ndarray) -> BatchStep:
-        """Play `actions[i]` in game i (for its player to move); see `BatchStep`."""
+    def step(self, actions: np.ndarray, active: np.ndarray | None = None) -> BatchStep:
+        """Play `actions[i]` in game i (for its player to move); see `BatchStep`.
+
+        With `active` (one bool per game), only the games where it is True are played; the
+        others keep their position and view, and their entries of `actions` are not looked at.
+        """
         actions = np.asarray(actions)
         if actions.shape != (self.n_games,) or not np.issubdtype(actions.dtype, np.integer):
             raise ValueError(
                 f"actions must be {self.n_games} integers, one per game; got shape "
                 f"{actions.shape} of {actions.dtype}"
             )
+        if active is None:
+            active = self._all_active
+        else:
+            active = np.asarray(active)
+            if active.shape != (self.n_games,) or active.dtype != np.bool_:
+                raise ValueError(
+                    f"active must be {self.n_games} bools, one per game; got shape "
+                    f"{active.shape} of {active.dtype}"
+                )
         bad = batch_step(
             self.states,
             actions.astype(np.int64),
+            active,
             self.params,
             self._first_players(),
             self._observations,
@@ -183,6 +209,7 @@ class BatchedGames:
             self.to_move,
             self._final_winner,
             self._final_stores,
+            self._final_states,
         )
         if bad >= 0:
             legal = np.flatnonzero(self.states[bad, L.LEGAL : L.LEGAL + self.n_actions]).tolist()
@@ -198,6 +225,7 @@ class BatchedGames:
             self.to_move,
             self._final_winner,
             self._final_stores,
+            self._final_states,
         )
 
     def random_actions(self, rng: np.random.Generator | None = None) -> np.ndarray:

@@ -19,7 +19,7 @@ from . import list_variants
 from .engine import layout as L
 from .game import Game
 from .render import render_ansi
-from .variants import describe_options
+from .variants import VARIANTS, describe_options
 
 USAGE_ERROR = 2
 
@@ -122,6 +122,33 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import measure  # compiles the benchmark kernels only when asked for
+
+    for name in args.variant:
+        if name not in VARIANTS:
+            print(
+                f"mancala bench: error: unknown variant {name!r}; "
+                f"known variants: {', '.join(sorted(VARIANTS))}",
+                file=sys.stderr,
+            )
+            return USAGE_ERROR
+    if not args.json:
+        print(f"{'variant':<16}{'benchmark':<28}{'threads':>8}{'moves/s':>14}{'games/s':>12}")
+    for row in measure(args.variant or None, args.seconds):
+        if args.json:
+            print(json.dumps(row), flush=True)
+        elif "note" in row:
+            print(f"{row['variant']:<16}{row['benchmark']:<28}{'':>8}  {row['note']}", flush=True)
+        else:
+            print(
+                f"{row['variant']:<16}{row['benchmark']:<28}{row['threads']:>8}"
+                f"{row['moves_per_s']:>14,}{row['games_per_s']:>12,.1f}",
+                flush=True,
+            )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mancala", description="African sowing games (the mancala family)."
@@ -147,6 +174,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-moves", type=int, default=2000, help="stop a game still going after this many"
     )
     p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("bench", help="measure random-play speed of every layer")
+    p.add_argument(
+        "--variant", action="append", default=[], help="rule set to measure (repeatable; all)"
+    )
+    p.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    p.add_argument("--json", action="store_true", help="one JSON object per row")
+    p.set_defaults(func=cmd_bench)
     return parser
 
 

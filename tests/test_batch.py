@@ -83,3 +83,52 @@ def test_random_first_players_follow_the_seed():
     two = BatchedGames("oware", 64, seed=3)
     assert (one.reset()[2] == two.reset()[2]).all()
     assert set(one.to_move.tolist()) == {0, 1}
+
+
+@pytest.mark.parametrize("name", ["oware", "ayoyayo", "mangala"])
+def test_a_masked_step_plays_only_the_active_games(name):
+    """step(actions, active): inactive games keep their position and view (their actions are
+    not looked at); active ones play as single games, and ended games report the final
+    position in final_states."""
+    n_games = 12
+    batch = BatchedGames(name, n_games, seed=5, first_player="player_0")
+    batch.reset()
+    games = [Game(name, first_player="player_0") for _ in range(n_games)]
+    rng = np.random.default_rng(5)
+    finished = 0
+    for _ in range(600):
+        active = rng.random(n_games) < 0.6
+        actions = batch.random_actions(rng)
+        actions[~active] = -1
+        states, observations = batch.states.copy(), batch.observations.copy()
+        masks, to_move = batch.masks.copy(), batch.to_move.copy()
+        out = batch.step(actions, active=active)
+        for i, game in enumerate(games):
+            if not active[i]:
+                assert (batch.states[i] == states[i]).all()
+                assert (out.observations[i] == observations[i]).all()
+                assert (out.masks[i] == masks[i]).all() and out.to_move[i] == to_move[i]
+                assert not out.terminated[i] and out.final_winner[i] == NO_RESULT
+                assert out.rewards[i].tolist() == [0, 0]
+                continue
+            game.step(int(actions[i]))
+            assert bool(out.terminated[i]) == game.over
+            if game.over:
+                finished += 1
+                assert (out.final_states[i] == game.state).all()
+                games[i] = Game(name, first_player="player_0")
+            assert (batch.states[i] == games[i].state).all()
+            assert (
+                out.observations[i] == observe(games[i].state, games[i].to_move, games[i].params)
+            ).all()
+    assert finished > 0, "the test should see games end and start again"
+
+
+def test_a_masked_step_checks_its_mask():
+    """`active` must hold one bool per game."""
+    batch = BatchedGames("oware", 4, seed=0)
+    batch.reset()
+    with pytest.raises(ValueError, match="active must be 4 bools"):
+        batch.step(np.zeros(4, dtype=int), active=np.ones(4, dtype=int))
+    with pytest.raises(ValueError, match="active must be 4 bools"):
+        batch.step(np.zeros(4, dtype=int), active=np.ones(3, dtype=bool))

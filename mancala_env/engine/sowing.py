@@ -44,7 +44,7 @@ from .layout import (
 ENDLESS = -1  # returned by `sow` for a relay that never ends
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_position(state, pos, mover, params):
     """The position after `pos` on the mover's sowing circuit (a pit, or the mover's store)."""
     direction = params[P_DIRECTION]

@@ -1,0 +1,201 @@
+"""Random-play throughput of every layer of the suite, measured in one run.
+
+For each rule set: the raw compiled engine on one core and on all cores (random legal moves
+chosen inside the compiled loop), the batched engine (`BatchedGames`, actions sampled with
+numpy between calls), the PettingZoo AEC environment with its standard wrappers, and the
+single-agent Gymnasium environment against a random opponent. For Oware the same run also
+measures PettingZoo's `connect_four_v3` (needs pygame) and OpenSpiel's `oware` stepped from
+Python (needs the optional `open-spiel` package); a missing one is reported, not measured.
+
+A move is one ply: one player's action (a setting-out step counts as one). Each measurement
+runs for about `seconds` after an untimed warm-up that compiles what it needs.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import time
+from collections.abc import Callable, Iterator
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from .batch import BatchedGames
+from .engine import layout as L
+from .engine.turn import new_game, step
+from .game import Game
+from .variants import VARIANTS
+
+
+@njit(cache=True)
+def _random_moves(state, params, n_moves):
+    """Play `n_moves` random legal moves, starting a new game whenever one ends; return the
+    number of games finished."""
+    games = 0
+    for _ in range(n_moves):
+        if state[L.OVER] == 1:
+            games += 1
+            new_game(params, games % 2, state)
+        legal = 0
+        for a in range(params[L.P_N_ACTIONS]):
+            legal += state[L.LEGAL + a]
+        pick = np.random.randint(legal)
+        for a in range(params[L.P_N_ACTIONS]):
+            if state[L.LEGAL + a] == 1:
+                if pick == 0:
+                    step(state, a, params)
+                    break
+                pick -= 1
+    return games
+
+
+@njit(cache=True, parallel=True)
+def _random_moves_parallel(states, params, n_moves, games):
+    for i in prange(states.shape[0]):
+        np.random.seed(i)
+        games[i] = _random_moves(states[i], params, n_moves)
+
+
+def _timed(run: Callable[[], tuple[int, int]], seconds: float) -> tuple[int, int, float]:
+    """Call `run` (returning moves and games done) until `seconds` have passed."""
+    run()  # warm-up: compiles
+    moves = games = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        m, g = run()
+        moves, games = moves + m, games + g
+    return moves, games, elapsed
+
+
+def _engine(name: str, threads: int) -> Callable[[], tuple[int, int]]:
+    game = Game(name, first_player="player_0")
+    chunk = 20_000
+    if threads == 1:
+        state = game.state.copy()
+        return lambda: (chunk, _random_moves(state, game.params, chunk))
+    states = np.stack([game.state] * threads)
+    games = np.zeros(threads, dtype=np.int64)
+
+    def run() -> tuple[int, int]:
+        _random_moves_parallel(states, game.params, chunk, games)
+        return chunk * threads, int(games.sum())
+
+    return run
+
+
+def _batched(name: str, n_games: int = 4096) -> Callable[[], tuple[int, int]]:
+    batch = BatchedGames(name, n_games, seed=0)
+    batch.reset()
+    rng = np.random.default_rng(0)
+
+    def run() -> tuple[int, int]:
+        out = batch.step(batch.random_actions(rng))
+        return n_games, int(out.terminated.sum())
+
+    return run
+
+
+def _aec(make_env: Callable) -> Callable[[], tuple[int, int]]:
+    env = make_env()
+    rng = np.random.default_rng(0)
+    seed = iter(range(10**9))
+
+    def run() -> tuple[int, int]:
+        env.reset(seed=next(seed))
+        moves = 0
+        for _ in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            moves += 1
+        return moves, 1
+
+    return run
+
+
+def _gymnasium(name: str) -> Callable[[], tuple[int, int]] | None:
+    import gymnasium
+
+    title = "".join(part.title() for part in name.split("_"))
+    env_id = f"mancala_env/{title}-v0"
+    if env_id not in gymnasium.registry:
+        return None
+    env = gymnasium.make(env_id, opponent="random")
+    rng = np.random.default_rng(0)
+    seed = iter(range(10**9))
+
+    def run() -> tuple[int, int]:
+        env.reset(seed=next(seed))
+        moves, done = 0, False
+        while not done:
+            mask = env.unwrapped.action_masks()
+            before = env.unwrapped.game.move_number
+            _, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
+            moves += env.unwrapped.game.move_number - before  # the opponent's plies too
+            done = terminated or truncated
+        return moves, 1
+
+    return run
+
+
+def _open_spiel_oware() -> Callable[[], tuple[int, int]] | None:
+    if importlib.util.find_spec("pyspiel") is None:
+        return None
+    pyspiel = importlib.import_module("pyspiel")
+    game = pyspiel.load_game("oware")
+    rng = np.random.default_rng(0)
+
+    def run() -> tuple[int, int]:
+        state, moves = game.new_initial_state(), 0
+        while not state.is_terminal():
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            moves += 1
+        return moves, 1
+
+    return run
+
+
+def _connect_four() -> Callable[[], tuple[int, int]] | None:
+    if importlib.util.find_spec("pygame") is None:
+        return None
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    module = importlib.import_module("pettingzoo.classic.connect_four_v3")
+    return _aec(module.env)
+
+
+def measure(variants: list[str] | None = None, seconds: float = 2.0) -> Iterator[dict]:
+    """Yield one row per (rule set, layer): moves and games per second."""
+    import mancala_env  # the versioned modules for the AEC layer
+
+    threads = numba.get_num_threads()
+    for name in variants or list(VARIANTS):
+        runs = {
+            "engine_1_core": _engine(name, 1),
+            "engine_all_cores": _engine(name, threads),
+            "batched": _batched(name),
+            "aec": _aec(getattr(mancala_env, f"{name}_v0").env),
+            "gymnasium": _gymnasium(name),
+        }
+        if name == "oware":
+            runs["pettingzoo connect_four_v3"] = _connect_four()
+            runs["open_spiel oware (python)"] = _open_spiel_oware()
+        for kind, run in runs.items():
+            used = threads if kind in ("engine_all_cores", "batched") else 1
+            row = {"variant": name, "benchmark": kind, "threads": used}
+            if run is None:
+                row["note"] = "not installed"
+                yield row
+                continue
+            moves, games, elapsed = _timed(run, seconds)
+            row.update(
+                moves=moves,
+                seconds=round(elapsed, 3),
+                moves_per_s=round(moves / elapsed),
+                games_per_s=round(games / elapsed, 1),
+            )
+            yield row

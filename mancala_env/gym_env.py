@@ -1,0 +1,229 @@
+"""Single-agent Gymnasium environments: one seat played by the agent, the other by a built-in
+opponent.
+
+| Creation           | `gymnasium.make("mancala_env/<Title>-v0", opponent="random", **options)` |
+|--------------------|--------------------------------------------------------------------------|
+| Action space       | `Discrete(n)`: the rule set's actions (6, or more with special moves)    |
+| Observation space  | `Box(0, high, int8)`: `mancala_env.observation`, from the agent's side   |
+| Action mask        | `info["action_mask"]` (int8) and `env.action_masks()` (bool)             |
+
+Every rule set is registered on `import mancala_env` as ``mancala_env/<Title>-v0``, the title
+being the CamelCase of the rule set's name (``Oware``, ``RioKadalis``, ``LayliGoobalay``).
+
+The agent sits in seat `seat` (0 or 1, or ``"random"``, the default: drawn at each reset); the
+opponent (``"random"`` or ``"greedy"``, see `mancala_env.opponents`) plays the other. Who moves
+first is the rule set's own option `first_player`, so with ``seat=1`` and
+``first_player="player_0"`` the opponent has already moved when `reset` returns. `reset` and
+`step` play the opponent's moves until the agent is to move again or the game ends; where the
+rules give a player another move, the agent (or the opponent) moves several times in a row.
+Everything random (the seat, the first player, a random setting out, the opponent's choices) is
+drawn from the environment's `np_random`, so a seeded `reset` and the same actions replay the
+same game.
+
+Actions: an action that is not legal ends the episode with a reward of -1 for the agent, as
+PettingZoo's classic environments do (``illegal="lose"``; ``info["illegal_action"]`` then
+names the action and the legal ones), or, with ``illegal="raise"``, raises `IllegalActionError`
+(a `ValueError`) naming the legal actions; nothing is ever mapped to a legal move. Sample legal
+actions with ``env.action_space.sample(mask=info["action_mask"])`` or use `action_masks()`
+(what sb3-contrib's `MaskablePPO` reads). Stepping after the episode has ended (terminated or
+truncated) raises: reset to play again.
+
+Info: ``action_mask`` (all zeros once the episode has ended) and ``seat``; once the game is
+over, also ``end_reason`` and ``winner`` (the winning seat, None for a draw).
+
+Rewards, from the agent's side: +1 for a win, -1 for a loss and 0 for a draw in the step that
+ends the game, 0 otherwise (``reward="win_loss"``); with ``reward="score"``, each step gives the
+change in (agent's store - opponent's store) / total seeds since the previous step (the first
+step counts from the start of the game, so it includes the opponent's opening moves), so an
+episode's rewards add up to the final score difference over the total.
+
+Truncation: with ``max_moves=M``, the episode is truncated as soon as the game has lasted M
+plies (both players' moves, counted as the AEC environment counts them) without ending; the
+opponent does not move past that point.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from .engine import layout as L
+from .env import REWARDS
+from .game import Game, IllegalActionError
+from .observation import observation_high, observe
+from .opponents import OPPONENTS, greedy_action, opponent_actions
+from .render import render_ansi, render_rgb
+
+NAMESPACE = "mancala_env"
+SEATS = (0, 1, "random")
+ILLEGAL = ("lose", "raise")
+
+
+def gym_id(name: str) -> str:
+    """The Gymnasium id of rule set `name`: ``mancala_env/<CamelCase name>-v0``."""
+    title = "".join(part.capitalize() for part in name.split("_"))
+    return f"{NAMESPACE}/{title}-v0"
+
+
+class SingleAgentEnv(gymnasium.Env):
+    """Rule set `variant` against a built-in `opponent`, the agent in seat `seat`.
+
+    Keyword arguments other than the environment's own are the rule set's options.
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+
+    def __init__(
+        self,
+        variant: str = "oware",
+        opponent: str = "random",
+        seat: int | str = "random",
+        reward: str = "win_loss",
+        max_moves: int | None = None,
+        render_mode: str | None = None,
+        illegal: str = "lose",
+        **options: Any,
+    ) -> None:
+        if opponent not in OPPONENTS:
+            raise ValueError(f"unknown opponent {opponent!r}; choose one of {', '.join(OPPONENTS)}")
+        if isinstance(seat, bool) or seat not in SEATS:
+            raise ValueError(f"seat must be 0, 1 or 'random', got {seat!r}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward {reward!r} is not supported; choose one of {REWARDS}")
+        if illegal not in ILLEGAL:
+            raise ValueError(f"illegal={illegal!r} is not supported; choose one of {ILLEGAL}")
+        if max_moves is not None and (
+            isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1
+        ):
+            raise ValueError(f"max_moves must be a positive integer or None, got {max_moves!r}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(
+                f"render_mode {render_mode!r} is not supported; "
+                f"choose one of {self.metadata['render_modes']} or None"
+            )
+        self.game = Game(variant, **options)
+        self.opponent = opponent
+        self.seat_option = seat
+        self.seat = 0 if seat == "random" else seat
+        self.reward_mode = reward
+        self.illegal = illegal
+        self.max_moves = max_moves
+        self.render_mode = render_mode
+        high = observation_high(self.game.params)
+        self.observation_space = spaces.Box(np.zeros_like(high), high, dtype=np.int8)
+        self.action_space = spaces.Discrete(self.game.n_actions)
+        self._scratch = np.empty_like(self.game.state)
+        self._score = 0
+        self._ended = True  # until the first reset
+
+    # ---- the Gymnasium API -------------------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start a new game and play the opponent's moves until the agent is to move
+        (`options` is accepted for the Gymnasium API and not used)."""
+        super().reset(seed=seed)
+        if self.seat_option == "random":
+            self.seat = int(self.np_random.integers(2))
+        self.game.reset(self.np_random)
+        self._score = self._agent_score()
+        self._play_opponent(limit=None)
+        self._ended = False
+        return self._observation(), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Play the agent's `action`, then the opponent's moves until the agent is to move again
+        or the game ends; an illegal action raises `IllegalActionError` naming the legal ones."""
+        game = self.game
+        if self._ended:
+            raise IllegalActionError("the episode has ended; call reset() to play again")
+        action = _action_number(action)
+        if not 0 <= action < game.n_actions or not game.state[L.LEGAL + action]:
+            message = (
+                f"action {action} is not legal for the agent (player_{self.seat}) now; "
+                f"legal actions: {game.legal_actions()}"
+            )
+            if self.illegal == "raise":
+                raise IllegalActionError(message)
+            self._ended = True
+            info = {**self._info(), "illegal_action": message}
+            return self._observation(), -1.0, True, False, info
+        game.step(action)
+        self._play_opponent(limit=self.max_moves)
+        terminated = game.over
+        truncated = (
+            not terminated and self.max_moves is not None and game.move_number >= self.max_moves
+        )
+        score = self._agent_score()
+        if self.reward_mode == "score":
+            reward = (score - self._score) / game.total_seeds
+        elif terminated and game.winner() is not None:
+            reward = 1.0 if game.winner() == self.seat else -1.0
+        else:
+            reward = 0.0
+        self._score = score
+        self._ended = terminated or truncated
+        return self._observation(), float(reward), terminated, truncated, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """Bool mask of the agent's legal actions (all False once the episode has ended)."""
+        return self._mask().astype(bool)
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode; nothing to draw")
+            return None
+        snapshot = self.game.snapshot()
+        if self.render_mode == "rgb_array":
+            return render_rgb(snapshot)
+        return render_ansi(snapshot)
+
+    def close(self) -> None:
+        pass
+
+    # ---- helpers -----------------------------------------------------------------------------
+    def _play_opponent(self, limit: int | None) -> None:
+        """The opponent's moves until the agent is to move, the game ends or lasts `limit`."""
+        game, rng = self.game, self.np_random
+        while not game.over and game.to_move != self.seat:
+            if limit is not None and game.move_number >= limit:
+                return
+            if self.opponent == "greedy":
+                noise = rng.random(game.n_actions)
+                action = greedy_action(game.state, game.params, noise, self._scratch)
+            else:
+                states, masks = game.state[None], game.legal_mask()[None]
+                action = opponent_actions(self.opponent, states, game.params, masks, rng)[0]
+            game.step(int(action))
+
+    def _agent_score(self) -> int:
+        stores = self.game.stores
+        return int(stores[self.seat]) - int(stores[1 - self.seat])
+
+    def _mask(self) -> np.ndarray:
+        game = self.game
+        if self._ended or game.over or game.to_move != self.seat:
+            return np.zeros(game.n_actions, dtype=np.int8)
+        return game.legal_mask()
+
+    def _observation(self) -> np.ndarray:
+        return observe(self.game.state, self.seat, self.game.params)
+
+    def _info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"action_mask": self._mask(), "seat": self.seat}
+        if self.game.over:
+            info["end_reason"] = self.game.snapshot()["end_reason"]
+            info["winner"] = self.game.winner()
+        return info
+
+
+def _action_number(action: Any) -> int:
+    """`action` as a Python int: an int, a numpy integer or a one-element integer array."""
+    if isinstance(action, np.ndarray) and action.size == 1:
+        action = action.reshape(()).item() if action.dtype.kind in "iu" else action
+    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        raise IllegalActionError(f"an action is an integer, got {action!r}")
+    return int(action)

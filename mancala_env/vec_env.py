@@ -1,0 +1,314 @@
+"""A stable-baselines3 `VecEnv` over the batched engine: one learner against an opponent in
+every game of a batch, the opponent's moves made inside the batch.
+
+Needs the ``train`` extra (``pip install -e ".[train]"``: stable-baselines3, sb3-contrib and
+torch); the rest of the package does not import this module.
+
+    from sb3_contrib import MaskablePPO
+    from mancala_env.vec_env import MancalaVecEnv
+
+    env = MancalaVecEnv("oware", n_envs=64, opponent="greedy", seed=0)
+    model = MaskablePPO("MlpPolicy", env).learn(100_000)
+
+Each of the ``n_envs`` slots is one game of `BatchedGames`. The learner sits in seat `seat` of
+every game (0 or 1, or ``"random"``: drawn for each game whenever it starts); who moves first
+is the rule option `first_player`. After the learner's actions are played, the opponent's moves
+are made for all the games where the opponent is to move at once, again until the learner is
+to move in every game; so `reset` and `step` always return the learner's observations.
+
+The opponent is ``"random"``, ``"greedy"`` (see `mancala_env.opponents`) or any callable
+``(observations, masks) -> actions`` evaluated on all the games where it is to move at once
+(observations as the learner's, from the opponent's side; masks bool): `policy_opponent`
+makes one of a MaskablePPO model, for play against a frozen copy of a policy. It can be
+changed between steps (``env.opponent = ...`` or ``env.set_attr("opponent", ...)``).
+
+Rewards are the learner's: +1 / -1 / 0 when its game ends, else 0 (``reward="win_loss"``), or
+with ``reward="score"`` the change in (learner's store - opponent's store) / total seeds since
+the learner's previous step (counted from the start of the game in its first step). A game that
+ends is `done`, and its slot starts a new game at once, stable-baselines3 style: the step's
+observation is already the new game's (after the opponent's opening moves if it moves first),
+and ``infos[i]`` holds ``terminal_observation`` (the learner's view of the final position),
+``seat``, ``winner`` (0, 1, or None for a draw) and ``end_reason``.
+
+`action_masks()` returns the learner's legal actions, one bool row per game, which is what
+sb3-contrib's MaskablePPO reads; an illegal action raises `ValueError` naming the legal ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from numba import njit
+from stable_baselines3.common.vec_env import VecEnv
+from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
+
+from .batch import BatchedGames, BatchStep
+from .engine import layout as L
+from .env import REWARDS
+from .observation import MAX_OBSERVATION, write_observation
+from .opponents import OPPONENTS, opponent_actions, random_actions
+
+SEATS = (0, 1, "random")
+
+Opponent = str | Callable[[np.ndarray, np.ndarray], Any]
+
+
+@njit(cache=True)
+def _observe_rows(states, players, params, out):
+    """The observation of `players[i]` in `states[i]`, written into `out[i]`, for every row."""
+    for i in range(states.shape[0]):
+        write_observation(states[i], players[i], params, out[i], False)
+
+
+def policy_opponent(model: Any, deterministic: bool = False) -> Callable:
+    """An opponent that plays the moves of `model`, a MaskablePPO (or anything with its
+    ``predict(observations, action_masks=...)``), evaluated on all its games at once."""
+
+    def play(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        actions, _ = model.predict(observations, action_masks=masks, deterministic=deterministic)
+        return actions
+
+    return play
+
+
+class MancalaVecEnv(VecEnv):
+    """`n_envs` games of `variant` for one learner in seat `seat` against `opponent`.
+
+    Keyword arguments other than the environment's own are the rule set's options (see
+    `BatchedGames`). `seed` seeds the first player, the seats and the built-in opponents; a
+    seed given by `seed()` (as stable-baselines3 models do) applies at the next `reset`.
+    """
+
+    def __init__(
+        self,
+        variant: str,
+        n_envs: int,
+        opponent: Opponent = "random",
+        seat: int | str = "random",
+        seed: int | None = None,
+        reward: str = "win_loss",
+        **options: Any,
+    ) -> None:
+        if isinstance(seat, bool) or seat not in SEATS:
+            raise ValueError(f"seat must be 0, 1 or 'random', got {seat!r}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward {reward!r} is not supported; choose one of {REWARDS}")
+        games_seed, own_seed = np.random.SeedSequence(seed).spawn(2)
+        self.games = BatchedGames(variant, n_envs, seed=games_seed, **options)
+        self._rng = np.random.default_rng(own_seed)
+        self.opponent = opponent
+        self.seat_option = seat
+        self.reward_mode = reward
+        self.render_mode = None
+        self.seats = np.zeros(n_envs, dtype=np.int32)  # the learner's player in each game
+        self._score = np.zeros(n_envs, dtype=np.int64)  # learner's store difference, last step
+        self._rows = np.arange(n_envs)
+        self._final_obs = np.zeros((n_envs, MAX_OBSERVATION), dtype=np.int8)
+        self._actions = np.zeros(n_envs, dtype=np.int64)
+        high = self.games.observation_high
+        observation_space = spaces.Box(np.zeros_like(high), high, dtype=np.int8)
+        super().__init__(n_envs, observation_space, spaces.Discrete(self.games.n_actions))
+        self._started = False
+
+    # ---- the opponent ------------------------------------------------------------------------
+    @property
+    def opponent(self) -> Opponent:
+        """``"random"``, ``"greedy"`` or a callable ``(observations, masks) -> actions``."""
+        return self._opponent
+
+    @opponent.setter
+    def opponent(self, opponent: Opponent) -> None:
+        known = opponent in OPPONENTS if isinstance(opponent, str) else callable(opponent)
+        if not known:
+            raise ValueError(
+                f"opponent must be one of {', '.join(OPPONENTS)} or a callable "
+                f"(observations, masks) -> actions; got {opponent!r}"
+            )
+        self._opponent = opponent
+
+    # ---- the VecEnv API ----------------------------------------------------------------------
+    def reset(self) -> np.ndarray:
+        """Start a new game in every slot; returns the learner's observations."""
+        seed, games_seed = self._seeds[0], None
+        if seed is not None:
+            games_seed, own_seed = np.random.SeedSequence(seed).spawn(2)
+            self._rng = np.random.default_rng(own_seed)
+        self._reset_seeds()
+        self._reset_options()
+        self.games.reset(games_seed)
+        self.seats[:] = self._draw_seats(self.num_envs)
+        self._score[:] = self._learner_score()
+        self._play_opponent(None)
+        self._started = True
+        self.reset_infos = [{} for _ in range(self.num_envs)]
+        return self._observations()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = actions
+
+    def step_wait(self) -> VecEnvStepReturn:
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        actions = self._learner_actions(self._actions)
+        n = self.num_envs
+        rewards = np.zeros(n, dtype=np.float32)
+        dones = np.zeros(n, dtype=bool)
+        infos: list[dict[str, Any]] = [{} for _ in range(n)]
+        self._collect_ends(self.games.step(actions), rewards, dones, infos)
+        self._play_opponent((rewards, dones, infos))
+        score = self._learner_score()
+        if self.reward_mode == "score":
+            going = ~dones
+            total = self.games.params[L.P_TOTAL_SEEDS]
+            rewards[going] = (score[going] - self._score[going]) / total
+            self._score[going] = score[going]
+        return self._observations(), rewards, dones, infos
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions in every game, (n_envs, n_actions) bool."""
+        return self.games.masks.astype(bool)
+
+    def close(self) -> None:
+        pass
+
+    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
+        """The attribute `attr_name` of this environment (shared by all games), once per game."""
+        value = getattr(self, attr_name)
+        return [value for _ in self._get_indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
+        """Set `attr_name` for all the games (they share their attributes)."""
+        if sorted(self._get_indices(indices)) != list(range(self.num_envs)):
+            raise ValueError(f"{attr_name!r} is shared by all the games; set it for all of them")
+        setattr(self, attr_name, value)
+
+    def env_method(
+        self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **method_kwargs
+    ) -> list[Any]:
+        """``env_method("action_masks")`` gives each game's mask (how sb3-contrib reads masks);
+        any other method of this environment is called once and its result given to each."""
+        result = getattr(self, method_name)(*method_args, **method_kwargs)
+        rows = self._get_indices(indices)
+        if method_name == "action_masks":
+            return [result[i] for i in rows]
+        return [result for _ in rows]
+
+    def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
+        return [False for _ in self._get_indices(indices)]
+
+    def get_images(self) -> Sequence[np.ndarray | None]:
+        return [None for _ in range(self.num_envs)]
+
+    # ---- helpers -----------------------------------------------------------------------------
+    def _draw_seats(self, count: int) -> np.ndarray:
+        if self.seat_option == "random":
+            return self._rng.integers(0, 2, size=count, dtype=np.int32)
+        return np.full(count, self.seat_option, dtype=np.int32)
+
+    def _learner_score(self, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
+        states, seats = self.games.states[rows], self.seats[rows]
+        index = np.arange(len(states))
+        own = states[index, L.STORE + seats].astype(np.int64)
+        return own - states[index, L.STORE + 1 - seats]
+
+    def _observations(self) -> np.ndarray:
+        return self.games.observations.copy()
+
+    def _learner_actions(self, actions: Any) -> np.ndarray:
+        actions = np.asarray(actions)
+        if actions.size != self.num_envs or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(
+                f"actions must be {self.num_envs} integers, one per game; got shape "
+                f"{actions.shape} of {actions.dtype}"
+            )
+        actions = actions.reshape(self.num_envs).astype(np.int64)
+        self._check_legal(actions, self._rows, "the learner")
+        return actions
+
+    def _check_legal(self, actions: np.ndarray, rows: np.ndarray, who: str) -> None:
+        masks = self.games.masks
+        inside = (actions >= 0) & (actions < masks.shape[1])
+        legal = inside & (masks[rows, np.where(inside, actions, 0)] == 1)
+        if not legal.all():
+            k = int(np.flatnonzero(~legal)[0])
+            row = int(rows[k])
+            raise ValueError(
+                f"{who} played action {int(actions[k])} in game {row}, which is not legal; "
+                f"legal actions: {np.flatnonzero(masks[row]).tolist()} (no game was stepped)"
+            )
+
+    def _opponent_actions(self, rows: np.ndarray) -> np.ndarray:
+        games, opponent = self.games, self._opponent
+        masks = games.masks[rows]
+        if opponent == "random":
+            return random_actions(masks, self._rng)
+        if isinstance(opponent, str):
+            return opponent_actions(opponent, games.states[rows], games.params, masks, self._rng)
+        actions = np.asarray(opponent(games.observations[rows], masks.astype(bool)))
+        if actions.size != len(rows) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(
+                f"the opponent must return {len(rows)} integer actions, one per game it is to "
+                f"move in; got shape {actions.shape} of {actions.dtype}"
+            )
+        return actions.reshape(len(rows)).astype(np.int64)
+
+    def _play_opponent(self, out: tuple | None) -> None:
+        """The opponent's moves, for all the games where it is to move at once, until the
+        learner is to move in every game; games that end are recorded in `out`."""
+        games = self.games
+        while True:
+            active = games.to_move != self.seats
+            if not active.any():
+                return
+            rows = np.flatnonzero(active)
+            moves = self._opponent_actions(rows)
+            self._check_legal(moves, rows, "the opponent")
+            actions = np.zeros(self.num_envs, dtype=np.int64)
+            actions[rows] = moves
+            step = games.step(actions, active=active)
+            if out is None:  # opening moves at reset: a game that ends there is set out anew
+                ended = np.flatnonzero(step.terminated)
+                self.seats[ended] = self._draw_seats(len(ended))
+                self._score[ended] = self._learner_score(ended)
+            else:
+                self._collect_ends(step, *out)
+
+    def _collect_ends(
+        self, step: BatchStep, rewards: np.ndarray, dones: np.ndarray, infos: list
+    ) -> None:
+        """Rewards, dones and infos of the games that ended in `step`; new seats for them."""
+        ended = np.flatnonzero(step.terminated)
+        if len(ended) == 0:
+            return
+        if dones[ended].any():
+            raise RuntimeError("a game started and ended without a move of the learner")
+        games = self.games
+        seats = self.seats[ended]
+        final = step.final_states[ended]
+        winners = step.final_winner[ended]
+        dones[ended] = True
+        if self.reward_mode == "win_loss":
+            rewards[ended] = step.rewards[ended, seats]
+        else:
+            own = step.final_stores[ended, seats].astype(np.int64)
+            score = own - step.final_stores[ended, 1 - seats]
+            total = games.params[L.P_TOTAL_SEEDS]
+            rewards[ended] = (score - self._score[ended]) / total
+        final_obs = self._final_obs[: len(ended)]
+        _observe_rows(final, seats, games.params, final_obs)
+        width = self.observation_space.shape[0]
+        for k, i in enumerate(ended):
+            infos[i] = {
+                "terminal_observation": final_obs[k, :width].copy(),
+                "seat": int(seats[k]),
+                "winner": None if winners[k] < 0 else int(winners[k]),
+                "end_reason": L.END_REASON_NAMES[int(final[k, L.END_REASON])],
+            }
+        self.seats[ended] = self._draw_seats(len(ended))
+        self._score[ended] = self._learner_score(ended)
+
+
+__all__ = ["MancalaVecEnv", "policy_opponent"]

@@ -1,0 +1,30 @@
+"""`mancala bench` measures every layer and reports what it could not measure."""
+
+import json
+
+from mancala_env.bench import measure
+from mancala_env.cli import main
+
+
+def test_measure_reports_every_layer_with_positive_speeds():
+    rows = list(measure(["oware"], seconds=0.05))
+    kinds = [row["benchmark"] for row in rows]
+    for kind in ("engine_1_core", "engine_all_cores", "batched", "aec", "gymnasium"):
+        assert kind in kinds
+    assert "pettingzoo connect_four_v3" in kinds and "open_spiel oware (python)" in kinds
+    for row in rows:
+        assert row["variant"] == "oware"
+        if "note" not in row:
+            assert row["moves"] > 0 and row["moves_per_s"] > 0 and row["seconds"] >= 0.05
+    assert next(r for r in rows if r["benchmark"] == "engine_1_core")["threads"] == 1
+
+
+def test_bench_command_prints_json_rows(capsys):
+    assert main(["bench", "--variant", "kpo", "--seconds", "0.02", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert {row["variant"] for row in rows} == {"kpo"} and len(rows) == 5
+
+
+def test_bench_command_names_an_unknown_variant(capsys):
+    assert main(["bench", "--variant", "warri"]) == 2
+    assert "known variants: ayoayo" in capsys.readouterr().err
