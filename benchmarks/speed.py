@@ -17,7 +17,7 @@ import numba
 
 from mancala_env.bench import measure
 
-LAYERS = ["engine_1_core", "engine_all_cores", "batched", "aec", "gymnasium"]
+LAYERS = ["engine_1_core", "engine_all_cores", "batched", "aec", "gymnasium", "vec_env"]
 
 
 def main() -> None:
@@ -39,7 +39,7 @@ def main() -> None:
     for name, cells in table.items():
         print(f"| `{name}` | " + " | ".join(cells.get(layer, "") for layer in LAYERS) + " |")
     for name, cell in others:  # Python-stepped, like the AEC column
-        print(f"| {name} | " + " | ".join([""] * 3 + [cell, ""]) + " |")
+        print(f"| {name} | " + " | ".join([""] * 3 + [cell, "", ""]) + " |")
 
 
 if __name__ == "__main__":

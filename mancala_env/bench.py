@@ -2,8 +2,10 @@
 
 For each rule set: the raw compiled engine on one core and on all cores (random legal moves
 chosen inside the compiled loop), the batched engine (`BatchedGames`, actions sampled with
-numpy between calls), the PettingZoo AEC environment with its standard wrappers, and the
-single-agent Gymnasium environment against a random opponent. For Oware the same run also
+numpy between calls), the PettingZoo AEC environment with its standard wrappers, the
+single-agent Gymnasium environment against a random opponent, and the stable-baselines3
+`MancalaVecEnv` against a random opponent (needs the `train` extra; it counts the learner's
+moves only, as a training run sees them). For Oware the same run also
 measures PettingZoo's `connect_four_v3` (needs pygame) and OpenSpiel's `oware` stepped from
 Python (needs the optional `open-spiel` package); a missing one is reported, not measured.
 
@@ -143,6 +145,24 @@ def _gymnasium(name: str) -> Callable[[], tuple[int, int]] | None:
     return run
 
 
+def _vec_env(name: str, n_envs: int = 4096) -> Callable[[], tuple[int, int]] | None:
+    if importlib.util.find_spec("stable_baselines3") is None:
+        return None
+    from .vec_env import MancalaVecEnv
+
+    env = MancalaVecEnv(name, n_envs, seed=0)
+    env.reset()
+    rng = np.random.default_rng(0)
+
+    def run() -> tuple[int, int]:
+        masks = env.action_masks()
+        actions = (rng.random(masks.shape) * masks).argmax(axis=1)
+        _, _, dones, _ = env.step(actions)
+        return n_envs, int(dones.sum())
+
+    return run
+
+
 def _open_spiel_oware() -> Callable[[], tuple[int, int]] | None:
     if importlib.util.find_spec("pyspiel") is None:
         return None
@@ -180,12 +200,13 @@ def measure(variants: list[str] | None = None, seconds: float = 2.0) -> Iterator
             "batched": _batched(name),
             "aec": _aec(getattr(mancala_env, f"{name}_v0").env),
             "gymnasium": _gymnasium(name),
+            "vec_env": _vec_env(name),
         }
         if name == "oware":
             runs["pettingzoo connect_four_v3"] = _connect_four()
             runs["open_spiel oware (python)"] = _open_spiel_oware()
         for kind, run in runs.items():
-            used = threads if kind in ("engine_all_cores", "batched") else 1
+            used = threads if kind in ("engine_all_cores", "batched", "vec_env") else 1
             row = {"variant": name, "benchmark": kind, "threads": used}
             if run is None:
                 row["note"] = "not installed"

@@ -9,7 +9,7 @@ from mancala_env.cli import main
 def test_measure_reports_every_layer_with_positive_speeds():
     rows = list(measure(["oware"], seconds=0.05))
     kinds = [row["benchmark"] for row in rows]
-    for kind in ("engine_1_core", "engine_all_cores", "batched", "aec", "gymnasium"):
+    for kind in ("engine_1_core", "engine_all_cores", "batched", "aec", "gymnasium", "vec_env"):
         assert kind in kinds
     assert "pettingzoo connect_four_v3" in kinds and "open_spiel oware (python)" in kinds
     for row in rows:
@@ -22,7 +22,7 @@ def test_measure_reports_every_layer_with_positive_speeds():
 def test_bench_command_prints_json_rows(capsys):
     assert main(["bench", "--variant", "kpo", "--seconds", "0.02", "--json"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert {row["variant"] for row in rows} == {"kpo"} and len(rows) == 5
+    assert {row["variant"] for row in rows} == {"kpo"} and len(rows) == 6
 
 
 def test_bench_command_names_an_unknown_variant(capsys):
