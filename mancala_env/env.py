@@ -32,7 +32,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle, seeding
@@ -41,7 +40,7 @@ from pettingzoo.utils import wrappers
 
 from .game import Game
 from .observation import observation_high, observe
-from .render import render_ansi, render_rgb
+from .render import render_for_mode
 
 AGENTS = ["player_0", "player_1"]
 REWARDS = ("win_loss", "score")
@@ -174,17 +173,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self._sync_after_move(score_before=None)
 
     def render(self) -> str | np.ndarray | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode; nothing to draw")
-            return None
-        snapshot = self.game.snapshot()
-        if self.render_mode == "rgb_array":
-            return render_rgb(snapshot)
-        text = render_ansi(snapshot)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_for_mode(self.game.snapshot(), self.render_mode)
 
     def close(self) -> None:
         pass

@@ -55,7 +55,7 @@ from .env import REWARDS
 from .game import Game, IllegalActionError
 from .observation import observation_high, observe
 from .opponents import OPPONENTS, greedy_action, opponent_actions
-from .render import render_ansi, render_rgb
+from .render import render_for_mode
 
 NAMESPACE = "mancala_env"
 SEATS = (0, 1, "random")
@@ -173,13 +173,7 @@ class SingleAgentEnv(gymnasium.Env):
         return self._mask().astype(bool)
 
     def render(self) -> str | np.ndarray | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode; nothing to draw")
-            return None
-        snapshot = self.game.snapshot()
-        if self.render_mode == "rgb_array":
-            return render_rgb(snapshot)
-        return render_ansi(snapshot)
+        return render_for_mode(self.game.snapshot(), self.render_mode)
 
     def close(self) -> None:
         pass

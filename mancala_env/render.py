@@ -9,6 +9,7 @@ on the left and player_0's store on the right.
 
 from __future__ import annotations
 
+import gymnasium
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
@@ -153,3 +154,18 @@ def render_rgb(snapshot: dict, scale: int = 1) -> np.ndarray:
     info_x = round(632 * s - draw.textlength(info, font=label_font))
     draw.text((info_x, 6 * s), info, fill=TEXT, font=label_font)
     return np.asarray(image, dtype=np.uint8)
+
+
+def render_for_mode(snapshot: dict, render_mode: str | None) -> str | np.ndarray | None:
+    """What an environment's ``render()`` returns in `render_mode`: the image (``"rgb_array"``),
+    the text (``"ansi"``), or None after printing the text (``"human"``) or warning (None)."""
+    if render_mode is None:
+        gymnasium.logger.warn("render() was called without a render_mode; nothing to draw")
+        return None
+    if render_mode == "rgb_array":
+        return render_rgb(snapshot)
+    text = render_ansi(snapshot)
+    if render_mode == "human":
+        print(text)
+        return None
+    return text
