@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 
 from . import list_variants
-from .engine import layout as L
 from .game import Game
 from .render import render_ansi
 from .variants import VARIANTS, describe_options
@@ -44,17 +43,6 @@ def _format_value(value: Any) -> str:
 
 
 # ---- describing moves and results ------------------------------------------------------------
-def describe_move(player: int, action: int) -> str:
-    """What `player` does with `action`: a lift, or an odu transfer (en bloc) of a house."""
-    kind, house = divmod(action, L.N_HOUSES)
-    who = f"player_{player}"
-    if kind == 0:
-        return f"{who} lifts house {house + 1}"
-    if kind == 1:
-        return f"{who} moves house {house + 1} en bloc (odu)"
-    return f"{who} moves house {house + 1} en bloc to the previous house (odu)"
-
-
 def describe_result(game: Game) -> str:
     """Scores, the winner (or a draw) and why the game ended."""
     s0, s1 = (int(x) for x in game.stores)
@@ -109,9 +97,10 @@ def cmd_show(args: argparse.Namespace) -> int:
     while not game.over and game.move_number < args.max_moves:
         player = game.to_move
         action = int(rng.choice(game.legal_actions()))
+        move = f"player_{player} {game.describe_action(action)}"
         game.step(action)
         print()
-        print(describe_move(player, action))
+        print(move)
         print(render_ansi(game.snapshot(), color=color))
     print()
     if game.over:

@@ -89,6 +89,27 @@ class Game:
             return None
         return int(self.state[L.WINNER])
 
+    def describe_action(self, action: int) -> str:
+        """What `action` does, in words, for the player it belongs to (e.g. "lifts house 3")."""
+        p = self.params
+        lifts = int(p[L.P_LIFT_ACTIONS])
+        extra = action - lifts
+        if action < lifts:
+            if action < L.N_HOUSES:
+                return f"lifts house {action + 1}"
+            return f"lifts the opponent's house {action - L.N_HOUSES + 1}, now theirs"
+        if p[L.P_SETUP] == L.SETUP_CENTRAL_CHOSEN:
+            total = int(p[L.P_TOTAL_SEEDS])
+            if extra <= total:
+                return f"leaves {extra} seeds in the central hole being filled"
+            return "accepts the position" if extra == total + 1 else "turns the board round"
+        if p[L.P_OPENING] != L.OPENING_NONE:
+            return f"opens with houses {extra + 1} and {extra + 2} together"
+        house = extra % L.N_HOUSES + 1
+        if extra < L.N_HOUSES:
+            return f"moves house {house} en bloc to house {house + 1} (odu)"
+        return f"moves house {house} en bloc to house {house - 1} (odu)"
+
     # ---- playing ---------------------------------------------------------------------------
     def step(self, action: int) -> None:
         """Play `action` for the player to move; IllegalActionError names the legal ones."""

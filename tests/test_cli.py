@@ -85,14 +85,23 @@ def test_show_colors_the_last_pit_unless_told_not_to(capsys):
     assert re.sub(r"\x1b\[[0-9;]*m", "", colored) == plain
 
 
+def test_show_names_setting_out_openings_and_lifts_of_houses_won(capsys):
+    """Every kind of action is described: Mangala's setting out, J'erin's opening."""
+    out = run(capsys, "show", "mangala", "--seed", "3", "--no-color")[1]
+    assert "seeds in the central hole being filled" in out
+    assert "accepts the position" in out or "turns the board round" in out
+    out = run(capsys, "show", "jerin", "--seed", "3", "--no-color")[1]
+    assert re.search(r"player_\d opens with houses (\d) and \d together", out)
+
+
 def test_show_passes_rule_options_and_names_odu_moves(capsys):
     """Options reach the rules: Ayoyayo with odu=either plays en bloc moves both ways."""
     status, out, _ = run(
         capsys, "show", "ayoyayo", "--seed", "0", "--no-color", "--option", "odu=either"
     )
     assert status == 0
-    assert "player_0 moves house 4 en bloc to the previous house (odu)" in out
-    assert "player_1 moves house 5 en bloc (odu)" in out
+    assert "player_0 moves house 4 en bloc to house 3 (odu)" in out
+    assert "player_1 moves house 5 en bloc to house 6 (odu)" in out
     status, out, _ = run(capsys, "show", "ayoyayo", "--seed", "0", "--option", "odu=none")
     assert status == 0
     assert "en bloc" not in out
