@@ -1,5 +1,26 @@
-"""Agents for the mancala suite: one small protocol (`Agent`), built from spec strings."""
+"""Agents for the mancala suite: one small protocol (`Agent`), built from spec strings.
 
+    from agents import load_agent
+    agent = load_agent("alphabeta:depth=6", seed=0)
+    action = agent.act(game)  # game: a mancala_env.Game; the agent never changes it
+
+See docs/agents.md for the spec forms (`SPEC_FORMS`) and how to write an agent of your own.
+"""
+
+from .alphabeta import AlphaBetaAgent
 from .base import Agent, GreedyAgent, RandomAgent
+from .human import HumanAgent
+from .loader import SPEC_FORMS, SpecError, load_agent
+from .mcts import MCTSAgent
 
-__all__ = ["Agent", "GreedyAgent", "RandomAgent"]
+__all__ = [
+    "SPEC_FORMS",
+    "Agent",
+    "AlphaBetaAgent",
+    "GreedyAgent",
+    "HumanAgent",
+    "MCTSAgent",
+    "RandomAgent",
+    "SpecError",
+    "load_agent",
+]

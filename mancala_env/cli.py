@@ -111,6 +111,40 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    from agents import load_agent  # the command line sits on top of the agents package
+
+    try:
+        options = dict(parse_option(text) for text in args.option)
+        game = Game(args.variant, **options)
+        specs = {args.seat: args.agent, 1 - args.seat: args.opponent}
+        players = {p: load_agent(spec, args.variant, seed=args.seed) for p, spec in specs.items()}
+    except (TypeError, ValueError) as error:
+        print(f"mancala play: error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    game.reset(np.random.default_rng(args.seed))
+    color = not args.no_color
+    print(f"{game.variant.title}: player_0 is {specs[0]}, player_1 is {specs[1]}")
+    print(render_ansi(game.snapshot(), color=color))
+    try:
+        while not game.over:
+            player = game.to_move
+            action = players[player].act(game)
+            move = f"player_{player} ({specs[player]}) {game.describe_action(action)}"
+            before = int(game.stores[player])
+            game.step(action)
+            gained = int(game.stores[player]) - before
+            print()
+            print(move + (f", captures {gained}" if gained > 0 and not game.over else ""))
+            print(render_ansi(game.snapshot(), color=color))
+    except (EOFError, KeyboardInterrupt):
+        print("\nmancala play: game abandoned", file=sys.stderr)
+        return 1
+    print()
+    print(describe_result(game))
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import measure  # compiles the benchmark kernels only when asked for
 
@@ -163,6 +197,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-moves", type=int, default=2000, help="stop a game still going after this many"
     )
     p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("play", help="play a game in the terminal, against an agent or two agents")
+    p.add_argument("variant", help="rule set name (see 'mancala variants')")
+    p.add_argument("--opponent", default="greedy", help="agent spec of the other player")
+    p.add_argument("--seat", type=int, choices=(0, 1), default=0, help="your seat (0 moves first)")
+    p.add_argument("--agent", default="human", help="agent spec for your seat (default: you)")
+    p.add_argument("--seed", type=int, default=None, help="random seed of the game and agents")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="rule option")
+    p.add_argument("--no-color", action="store_true", help="no reverse video for the last pit")
+    p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("bench", help="measure random-play speed of every layer")
     p.add_argument(

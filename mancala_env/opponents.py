@@ -22,7 +22,7 @@ def greedy_action(state, params, noise, scratch):
     action) breaks ties."""
     mover = state[L.TO_MOVE]
     best = -1
-    best_score = -1.0
+    best_score = -np.inf
     for action in range(params[L.P_N_ACTIONS]):
         if state[L.LEGAL + action] == 0:
             continue

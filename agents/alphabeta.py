@@ -1,0 +1,541 @@
+"""Alpha-beta search: negamax with iterative deepening, move ordering and a transposition table,
+compiled with numba and run on copies of the engine's state arrays.
+
+The search steps positions with `mancala_env.engine.turn.step`, the function every environment
+uses, so it plays by exactly the rules of the game it is given: extra turns (the same player
+moves again, and the negamax sign flips only when the player to move changes), passes, the
+rounds of a match (a match goes on across rounds; only the end of the whole game is final),
+special moves and setting out.
+
+- Values are from the view of the player to move. A finished game is worth ``+WIN`` to its
+  winner (``-WIN`` to the loser, 0 for a draw), one point less for every ply it takes, so a
+  quicker win is preferred and a loss is put off. Other positions at the search horizon get the
+  evaluation: by default the store difference, from the view of the player to move.
+- Move ordering: the previous iteration's best move (at the root) or the transposition table's
+  move first, then the moves that win the game at once, then by the seeds they win this turn
+  (store gain less the opponent's); at the root, moves that tie are shuffled by the agent's seed.
+- The transposition table is keyed on a 64-bit hash of every slot of the state that affects
+  legal moves and outcomes (see `KEY_SLOTS`), and stores a value, a bound and the best move.
+  A stored value is used only for a search of the same depth, so a fixed-depth search returns
+  exactly the minimax value of that depth, with the table or without it.
+- While the seeds are set out (Mangala), the distributor's choices are limited to
+  `set_out_choices` counts spread from none to all of the seeds left, and the even share.
+"""
+
+from __future__ import annotations
+
+import time
+import types
+from collections.abc import Callable
+
+import numpy as np
+from numba import njit
+from numba.core.dispatcher import Dispatcher
+
+from mancala_env import Game
+from mancala_env.engine import layout as L
+from mancala_env.engine.setting_out import central_pit
+from mancala_env.engine.turn import step
+
+WIN = 1_000_000.0  # the value of a won game, less one a ply
+WIN_ZONE = WIN / 2  # values beyond this are proven wins or losses
+EVAL_BOUND = 100_000.0  # evaluations are clipped to +-EVAL_BOUND
+MAX_DEPTH = 64  # deepest iteration (plies)
+
+EVAL_STORE = 0
+EVAL_ROUNDS = 1
+EVALUATIONS = {"store": EVAL_STORE, "rounds": EVAL_ROUNDS}
+
+# Transposition table entry kinds.
+EXACT = 0
+LOWER = 1  # the value is a lower bound (the search failed high)
+UPPER = 2  # the value is an upper bound (the search failed low)
+
+# Search statistics and controls (one int64 array shared by the whole search).
+NODES = 0  # positions made by `step`
+NODE_LIMIT = 1  # stop (abort the iteration) once this many positions were made
+ABORTED = 2  # 1 when the iteration was stopped by NODE_LIMIT
+BEST = 3  # the root's best move
+PV = 4  # the move to search first at the root (the previous iteration's best), -1 for none
+LEAVES = 5  # positions evaluated at the horizon (0: the whole tree was searched)
+N_STATS = 6
+
+# Every slot of the state that affects legal moves and outcomes. Left out: the records of what
+# happened (MOVE_NUMBER, LAST_ACTION, LAST_PIT, END_REASON) and what is worked out from the rest
+# (LEGAL, FEED_POSSIBLE). TURNS is hashed as "has moved this round" (the rules only ask whether
+# it is zero).
+KEY_SLOTS = np.array(
+    list(range(L.PITS, L.STORE + 2))
+    + [L.TO_MOVE, L.OVER, L.STALL, L.SPECIAL_USED, L.SPECIAL_USED + 1, L.LAST_CAPTURER]
+    + list(range(L.OWNER, L.OWNER + L.N_PITS))
+    + list(range(L.CLOSED, L.CLOSED + L.N_PITS))
+    + [L.PHASE, L.ROUND, L.ROUNDS_WON, L.ROUNDS_WON + 1, L.ROUND_STARTER]
+    + [L.ROUND_START_STORE, L.ROUND_START_STORE + 1, L.ROUND_OVER]
+    + list(range(L.UUR, L.UUR + L.N_PITS))
+    + list(range(L.SETUP, L.SETUP + 8))
+    + [L.WINNER],
+    dtype=np.int64,
+)
+
+
+@njit(cache=True)
+def _mix(h):
+    h ^= h >> np.uint64(31)
+    h *= np.uint64(0x7FB5D329728EA185)
+    h ^= h >> np.uint64(27)
+    h *= np.uint64(0x81DADEF4BC2DD44D)
+    h ^= h >> np.uint64(33)
+    return h
+
+
+@njit(cache=True)
+def state_key(state):
+    """A 64-bit hash of the slots of `state` that matter for the rest of the game."""
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for i in range(KEY_SLOTS.shape[0]):
+        value = np.uint64(np.int64(state[KEY_SLOTS[i]]) & 0xFFFFFFFF)
+        h = _mix(h ^ value ^ (np.uint64(i) << np.uint64(40)))
+    for player in range(2):
+        moved = np.uint64(1 if state[L.TURNS + player] > 0 else 0)
+        h = _mix(h ^ moved ^ (np.uint64(200 + player) << np.uint64(40)))
+    return h
+
+
+@njit(cache=True)
+def store_difference(state, player, params):
+    """The seeds `player` has captured less the opponent's: the default evaluation."""
+    return float(state[L.STORE + player] - state[L.STORE + 1 - player])
+
+
+@njit(cache=True)
+def rounds_and_stores(state, player, params):
+    """The store difference, plus the difference in rounds won counted as all the seeds of the
+    game each (for matches won on rounds)."""
+    rounds = state[L.ROUNDS_WON + player] - state[L.ROUNDS_WON + 1 - player]
+    return store_difference(state, player, params) + float(rounds * params[L.P_TOTAL_SEEDS])
+
+
+@njit(cache=True)
+def _evaluate(state, player, params, kind):
+    """The built-in evaluation `kind` (EVAL_*) of `state` from `player`'s view."""
+    if kind == EVAL_ROUNDS:
+        return rounds_and_stores(state, player, params)
+    return store_difference(state, player, params)
+
+
+@njit(cache=True)
+def final_value(state):
+    """The value of a finished game from the view of the player in state[TO_MOVE]."""
+    winner = state[L.WINNER]
+    if winner < 0:
+        return 0.0
+    return WIN if winner == state[L.TO_MOVE] else -WIN
+
+
+@njit(cache=True)
+def _widen(bound):
+    """The bound on a child's value that gives `bound` on the parent once decayed."""
+    if bound > WIN_ZONE:
+        return bound + 1.0
+    if bound < -WIN_ZONE:
+        return bound - 1.0
+    return bound
+
+
+@njit(cache=True)
+def _decay(value):
+    """A win or loss one ply further away is worth one point less."""
+    if value > WIN_ZONE:
+        return value - 1.0
+    if value < -WIN_ZONE:
+        return value + 1.0
+    return value
+
+
+@njit(cache=True)
+def kept_set_out(state, action, params, choices):
+    """Whether the search tries the setting-out action `action`: the even share of the seeds
+    left, or one of `choices` counts spread from none to all of them (0: every count)."""
+    if choices <= 0:
+        return True
+    count = action - params[L.P_LIFT_ACTIONS]
+    filled = state[L.SETUP + L.SETUP_FILLED]
+    here = state[central_pit(state[L.SETUP + L.SETUP_DISTRIBUTOR], filled)]
+    if count == here // (L.SETUP_CENTRAL_HOLES - filled):
+        return True
+    if choices == 1:
+        return False
+    for i in range(choices):  # noqa: SIM110 (a loop compiles; any() over a generator may not)
+        if count == (i * here + (choices - 1) // 2) // (choices - 1):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _negamax(
+    state,
+    depth,
+    ply,
+    alpha,
+    beta,
+    params,
+    kind,
+    tt_keys,
+    tt_values,
+    tt_depths,
+    tt_flags,
+    tt_moves,
+    children,
+    keys,
+    actions,
+    index,
+    stats,
+    noise,
+    set_out_choices,
+):
+    """The value of `state` for its player to move, searched `depth` plies (fail-soft)."""
+    if state[L.OVER] == 1:
+        return final_value(state)
+    mover = state[L.TO_MOVE]
+    if depth == 0:
+        stats[LEAVES] += 1
+        value = _evaluate(state, mover, params, kind)
+        return min(max(value, -EVAL_BOUND), EVAL_BOUND)
+    if stats[NODES] >= stats[NODE_LIMIT]:
+        stats[ABORTED] = 1
+        return 0.0
+    use_table = tt_keys.shape[0] > 0
+    key = np.uint64(0)
+    slot = 0
+    first = -1
+    if use_table:
+        key = state_key(state)
+        slot = np.int64(key & np.uint64(tt_keys.shape[0] - 1))
+        if tt_keys[slot] == key:
+            first = tt_moves[slot]
+            if ply > 0 and tt_depths[slot] == depth:
+                value = tt_values[slot]
+                flag = tt_flags[slot]
+                if (
+                    flag == EXACT
+                    or (flag == LOWER and value >= beta)
+                    or (flag == UPPER and value <= alpha)
+                ):
+                    stats[LEAVES] += 1  # a stored search that may have reached its horizon
+                    return value
+    if ply == 0 and stats[PV] >= 0:
+        first = stats[PV]
+
+    # Make every child and order them.
+    opponent = 1 - mover
+    setting_out = state[L.PHASE] == L.PHASE_SET_OUT
+    n = 0
+    for action in range(params[L.P_N_ACTIONS]):
+        if state[L.LEGAL + action] == 0:
+            continue
+        if setting_out and not kept_set_out(state, action, params, set_out_choices):
+            continue
+        child = children[ply, n]
+        child[:] = state
+        step(child, action, params)
+        stats[NODES] += 1
+        gain = (child[L.STORE + mover] - state[L.STORE + mover]) - (
+            child[L.STORE + opponent] - state[L.STORE + opponent]
+        )
+        order_key = float(gain)
+        if child[L.OVER] == 1 and child[L.WINNER] == mover:
+            order_key += 1e8
+        if action == first:
+            order_key += 1e9
+        if ply == 0:
+            order_key += noise[action]
+        keys[ply, n] = order_key
+        actions[ply, n] = action
+        index[ply, n] = n
+        n += 1
+    if n == 0:  # not reached: a game still on always has a legal move
+        return min(max(_evaluate(state, mover, params, kind), -EVAL_BOUND), EVAL_BOUND)
+
+    alpha_in = alpha
+    best = -np.inf
+    best_move = -1
+    for i in range(n):
+        # Selection sort, one step at a time: a cut-off spares sorting the rest.
+        top = i
+        for j in range(i + 1, n):
+            if keys[ply, j] > keys[ply, top]:
+                top = j
+        if top != i:
+            keys[ply, i], keys[ply, top] = keys[ply, top], keys[ply, i]
+            actions[ply, i], actions[ply, top] = actions[ply, top], actions[ply, i]
+            index[ply, i], index[ply, top] = index[ply, top], index[ply, i]
+        child = children[ply, index[ply, i]]
+        if child[L.TO_MOVE] == mover:  # an extra turn (or the opponent passes): same view
+            value = _negamax(
+                child,
+                depth - 1,
+                ply + 1,
+                _widen(alpha),
+                _widen(beta),
+                params,
+                kind,
+                tt_keys,
+                tt_values,
+                tt_depths,
+                tt_flags,
+                tt_moves,
+                children,
+                keys,
+                actions,
+                index,
+                stats,
+                noise,
+                set_out_choices,
+            )
+        else:
+            value = -_negamax(
+                child,
+                depth - 1,
+                ply + 1,
+                -_widen(beta),
+                -_widen(alpha),
+                params,
+                kind,
+                tt_keys,
+                tt_values,
+                tt_depths,
+                tt_flags,
+                tt_moves,
+                children,
+                keys,
+                actions,
+                index,
+                stats,
+                noise,
+                set_out_choices,
+            )
+        if stats[ABORTED] == 1:
+            return 0.0
+        value = _decay(value)
+        if value > best:
+            best = value
+            best_move = actions[ply, i]
+        if value > alpha:
+            alpha = value
+        if alpha >= beta:
+            break
+
+    if use_table:
+        tt_keys[slot] = key
+        tt_values[slot] = best
+        tt_depths[slot] = depth
+        tt_moves[slot] = best_move
+        if best <= alpha_in:
+            tt_flags[slot] = UPPER
+        elif best >= beta:
+            tt_flags[slot] = LOWER
+        else:
+            tt_flags[slot] = EXACT
+    if ply == 0:
+        stats[BEST] = best_move
+    return best
+
+
+_SEARCHES: dict[Callable, Callable] = {}  # a user's evaluation -> the search that uses it
+
+
+def _search_with(evaluate: Callable, compiled: bool) -> Callable:
+    """`_negamax` with a user's evaluation ``evaluate(state, player, params) -> float``: compiled
+    when `evaluate` is a numba function, plain Python (much slower) otherwise."""
+    if evaluate not in _SEARCHES:
+        _SEARCHES[evaluate] = _build_search(evaluate, compiled)
+    return _SEARCHES[evaluate]
+
+
+def _build_search(evaluate: Callable, compiled: bool) -> Callable:
+    def adapter(state, player, params, kind):
+        return evaluate(state, player, params)
+
+    python = getattr(_negamax, "py_func", _negamax)  # (NUMBA_DISABLE_JIT=1: no py_func)
+    namespace = dict(python.__globals__)
+    function = types.FunctionType(python.__code__, namespace, "_negamax")
+    search = njit(function) if compiled else function
+    namespace["_negamax"] = search  # the recursion calls this search
+    namespace["_evaluate"] = njit(adapter) if compiled else adapter
+    return search
+
+
+_WARM: set[Callable] = set()  # searches compiled in this process
+
+
+def _stats() -> np.ndarray:
+    stats = np.zeros(N_STATS, dtype=np.int64)
+    stats[NODE_LIMIT] = np.iinfo(np.int64).max
+    stats[PV] = -1
+    return stats
+
+
+class AlphaBetaAgent:
+    """Negamax alpha-beta with iterative deepening to `depth` plies and/or for `time_limit`
+    seconds a move (default: depth 6).
+
+    `evaluate` is a built-in evaluation (``"store"``: store difference; ``"rounds"``: store
+    difference plus rounds won, each worth all the seeds of the game) or a callable
+    ``evaluate(state, player, params) -> float`` of the engine's state and rule parameter arrays,
+    from `player`'s view (a numba ``@njit`` function keeps the search compiled; a plain Python one
+    runs it in Python). `table` turns the transposition table (2**`table_bits` entries) on or off.
+    After each move, `last_nodes`, `last_depth`, `last_value` and `last_seconds` describe the
+    search.
+    """
+
+    def __init__(
+        self,
+        depth: int | None = None,
+        time_limit: float | None = None,
+        evaluate: str | Callable = "store",
+        table: bool = True,
+        table_bits: int = 20,
+        set_out_choices: int = 5,
+        seed: int | None = None,
+    ) -> None:
+        if depth is None and time_limit is None:
+            depth = 6
+        if depth is not None and not 1 <= depth <= MAX_DEPTH:
+            raise ValueError(f"depth must be from 1 to {MAX_DEPTH}, got {depth}")
+        if time_limit is not None and not time_limit > 0:
+            raise ValueError(f"time must be a positive number of seconds, got {time_limit}")
+        self.depth = depth
+        self.time_limit = time_limit
+        if isinstance(evaluate, str):
+            if evaluate not in EVALUATIONS:
+                raise ValueError(
+                    f"unknown evaluation {evaluate!r}; built-in: {', '.join(EVALUATIONS)}"
+                )
+            self._kind = EVALUATIONS[evaluate]
+            self._search = _negamax
+        elif callable(evaluate):
+            self._kind = -1
+            self._search = _search_with(evaluate, isinstance(evaluate, Dispatcher))
+        else:
+            raise ValueError(f"evaluate must be a name or a callable, got {evaluate!r}")
+        self.evaluate = evaluate
+        self.table = table
+        self.table_bits = table_bits
+        self.set_out_choices = set_out_choices
+        self._table: tuple[np.ndarray, ...] | None = None
+        self._table_params: np.ndarray | None = None
+        self._buffers: tuple[np.ndarray, ...] | None = None
+        self.reset(seed)
+
+    def __repr__(self) -> str:
+        keys = [f"depth={self.depth}"] if self.depth is not None else []
+        keys += [f"time={self.time_limit}"] if self.time_limit is not None else []
+        return f"AlphaBetaAgent({', '.join(keys)})"
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.last_nodes = 0
+        self.last_depth = 0
+        self.last_value = 0.0
+        self.last_seconds = 0.0
+        if self._table is not None:
+            self._table[0][:] = 0  # forget the last game's positions
+
+    def _arrays(self, params: np.ndarray) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+        n_actions = int(params[L.P_N_ACTIONS])
+        if self._table is None:
+            size = 1 << self.table_bits if self.table else 0
+            self._table = (
+                np.zeros(size, dtype=np.uint64),
+                np.zeros(size, dtype=np.float64),
+                np.zeros(size, dtype=np.int16),
+                np.zeros(size, dtype=np.int8),
+                np.zeros(size, dtype=np.int16),
+            )
+            self._table_params = params.copy()
+        if self._table_params is None or not np.array_equal(self._table_params, params):
+            self._table[0][:] = 0  # the stored values hold for one rule set only
+            self._table_params = params.copy()
+        if self._buffers is None or self._buffers[0].shape[1] < n_actions:
+            plies = MAX_DEPTH + 1
+            self._buffers = (
+                np.zeros((plies, n_actions, L.STATE_SIZE), dtype=np.int32),
+                np.zeros((plies, n_actions), dtype=np.float64),
+                np.zeros((plies, n_actions), dtype=np.int64),
+                np.zeros((plies, n_actions), dtype=np.int64),
+            )
+        return self._table, self._buffers
+
+    def search(self, state: np.ndarray, params: np.ndarray, depth: int) -> tuple[float, int]:
+        """One fixed-depth search of `state`: its value for the player to move and the best
+        move (uses and fills the transposition table)."""
+        stats = _stats()
+        noise = np.zeros(int(params[L.P_N_ACTIONS]))
+        value = self._run(state.copy(), params, depth, stats, noise)
+        self.last_nodes = int(stats[NODES])
+        return value, int(stats[BEST])
+
+    def _run(self, state, params, depth, stats, noise) -> float:
+        table, buffers = self._arrays(params)
+        return float(
+            self._search(
+                state,
+                depth,
+                0,
+                -np.inf,
+                np.inf,
+                params,
+                self._kind,
+                *table,
+                *buffers,
+                stats,
+                noise,
+                self.set_out_choices,
+            )
+        )
+
+    def act(self, game: Game) -> int:
+        legal = game.legal_actions()
+        if not legal:
+            raise ValueError("the game is over: there is no move to choose")
+        if self._search not in _WARM:  # compile (or load) the search before the clock starts
+            self._run(game.state.copy(), game.params, 1, _stats(), np.zeros(game.n_actions))
+            _WARM.add(self._search)
+        start = time.perf_counter()
+        self.last_nodes = 0
+        self.last_depth = 0
+        self.last_value = 0.0
+        best = legal[0]
+        if len(legal) > 1:
+            best = self._deepen(game.state.copy(), game.params, legal, start)
+        self.last_seconds = time.perf_counter() - start
+        return int(best)
+
+    def _deepen(self, state: np.ndarray, params: np.ndarray, legal: list[int], start: float) -> int:
+        """Iterative deepening until the depth or the time runs out, or the result is proven."""
+        noise = self.rng.random(int(params[L.P_N_ACTIONS])) * 0.5
+        deadline = None if self.time_limit is None else start + self.time_limit
+        stats = np.zeros(N_STATS, dtype=np.int64)
+        limit = np.iinfo(np.int64).max
+        best, pv = legal[0], -1
+        for depth in range(1, (self.depth or MAX_DEPTH) + 1):
+            stats[:] = 0
+            stats[NODE_LIMIT] = limit
+            stats[PV] = pv
+            began = time.perf_counter()
+            value = self._run(state, params, depth, stats, noise)
+            ended = time.perf_counter()
+            self.last_nodes += int(stats[NODES])
+            if stats[ABORTED] == 1:
+                break
+            best = pv = int(stats[BEST])
+            self.last_depth = depth
+            self.last_value = value
+            if abs(value) > WIN_ZONE or stats[LEAVES] == 0:
+                break  # proven, or every line was searched to the end
+            if deadline is not None:
+                if ended >= deadline:
+                    break
+                rate = stats[NODES] / max(ended - began, 1e-6)
+                limit = int(rate * (deadline - ended)) + 1
+        return best

@@ -1,0 +1,55 @@
+"""`mancala play` driven through its standard input, as a person at a terminal would."""
+
+import subprocess
+import sys
+
+
+def play(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "mancala_env", "play", *args, "--no-color"],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_a_person_plays_a_whole_game_and_bad_entries_are_explained():
+    entries = "9\nx\n\n" + "1\n2\n3\n4\n5\n6\n" * 300
+    run = play(
+        "kpo",
+        "--opponent",
+        "greedy",
+        "--seed",
+        "1",
+        "--option",
+        "first_player=player_0",
+        stdin=entries,
+    )
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert "Kpo: player_0 is human, player_1 is greedy" in out
+    assert "There is no house 9. Legal moves: 1, 2, 3, 4, 5, 6." in out
+    assert "'x' is not a move." in out
+    assert "Please enter a move" in out
+    assert "player_0 (human) lifts house 1" in out and "player_1 (greedy) lifts house" in out
+    assert "house    |   1    2    3    4    5    6 |" in out  # houses numbered as seen
+    assert "result: player_0" in out.splitlines()[-1]
+
+
+def test_two_agents_play_each_other_without_input():
+    run = play("ayoayo", "--agent", "random", "--opponent", "alphabeta:depth=2", "--seed", "4")
+    assert run.returncode == 0, run.stderr
+    assert "player_0 is random, player_1 is alphabeta:depth=2" in run.stdout
+    assert run.stdout.splitlines()[-1].startswith("result: player_0")
+
+
+def test_the_end_of_input_abandons_the_game():
+    run = play("oware", "--seed", "2", "--option", "first_player=player_0", stdin="1\n")
+    assert run.returncode == 1 and "game abandoned" in run.stderr
+
+
+def test_a_bad_agent_spec_is_named_with_the_valid_forms():
+    run = play("oware", "--opponent", "alphabeta:depht=3")
+    assert run.returncode == 2
+    assert "bad agent spec 'alphabeta:depht=3'" in run.stderr and "valid agent specs" in run.stderr
