@@ -29,6 +29,7 @@ from .batch import BatchedGames
 from .engine import layout as L
 from .engine.turn import new_game, step
 from .game import Game
+from .opponents import random_actions
 from .variants import VARIANTS
 
 
@@ -156,7 +157,7 @@ def _vec_env(name: str, n_envs: int = 4096) -> Callable[[], tuple[int, int]] | N
 
     def run() -> tuple[int, int]:
         masks = env.action_masks()
-        actions = (rng.random(masks.shape) * masks).argmax(axis=1)
+        actions = random_actions(masks, rng)
         _, _, dones, _ = env.step(actions)
         return n_envs, int(dones.sum())
 

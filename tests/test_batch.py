@@ -5,6 +5,7 @@ import pytest
 
 from mancala_env import Game
 from mancala_env.batch import NO_RESULT, BatchedGames
+from mancala_env.engine import layout as L
 from mancala_env.observation import observe
 from mancala_env.variants import VARIANTS
 
@@ -19,7 +20,7 @@ OPTIONS.update(
 
 def mirror(name: str, batch: BatchedGames, i: int) -> Game:
     """A single game set out like row `i` of the batch (same first player)."""
-    first = f"player_{int(batch.states[i, 14])}"  # TO_MOVE of a freshly set out game
+    first = f"player_{int(batch.states[i, L.TO_MOVE])}"  # of a freshly set out game
     return Game(name, **{**OPTIONS[name], "first_player": first})
 
 

@@ -35,18 +35,22 @@ import numpy as np
 
 from ..engine import layout as L
 from .ayoayo import SKIPS
-from .base import RuleOptions, Variant, choice, match_flag, max_rounds_field, rule_params
+from .base import (
+    RuleOptions,
+    Variant,
+    choice,
+    guessed_first_player,
+    match_flag,
+    max_rounds_field,
+    rule_params,
+)
 
 MATCH_TARGET = 43  # "until one player captures 43 or more seeds"
 
 
 @dataclass(frozen=True)
 class LayliGoobalayOptions(RuleOptions):
-    first_player: str = choice(
-        "random",
-        ("player_0", "player_1", "random"),
-        "who moves first; the source has it guessed from a closed fist, so 'random'",
-    )
+    first_player: str = guessed_first_player()
     skip_origin: str = choice(
         "none",
         ("none", "move", "lap"),

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import layout as L
-from .base import RuleOptions, Variant, choice, rule_params
+from .base import RuleOptions, Variant, choice, first_player_field, rule_params
 
 SOURCE = "004_8ffe586423a61d8e.txt, section 'Mangala - Egypt'"
 TOTAL_SEEDS = 70
@@ -49,9 +49,8 @@ FIXED_LAYOUT = (18, 17, 17)  # player_0's houses 3, 4, player_1's house 3 (house
 
 @dataclass(frozen=True)
 class MangalaOptions(RuleOptions):
-    first_player: str = choice(
+    first_player: str = first_player_field(
         "random",
-        ("player_0", "player_1", "random"),
         "who sets out the seeds (with a fixed or random layout: who sows first); the source has "
         "it guessed from a closed fist, so 'random'",
     )

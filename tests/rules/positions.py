@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from mancala_env import Game
+from mancala_env.engine import layout as L
+from mancala_env.engine.sowing import sow
 
 
 def position(
@@ -35,3 +37,15 @@ def outcome(game: Game) -> dict[str, Any]:
     """Pits, stores, player to move (None when over) and end reason (None while playing)."""
     snapshot = game.snapshot()
     return {key: snapshot[key] for key in ("pits", "stores", "to_move", "end_reason")}
+
+
+def boards_after_laps(game: Game, action: int, laps: int) -> list[list[int]]:
+    """The board after each of the first `laps` laps of lifting the mover's house `action + 1`
+    (the relay cut short by lowering its lap limit), to check a relay board by board."""
+    boards = []
+    for lap in range(1, laps + 1):
+        state, params = game.state.copy(), game.params.copy()
+        params[L.P_MAX_LAPS] = lap
+        sow(state, game.to_move * L.N_HOUSES + action, game.to_move, params)
+        boards.append([int(x) for x in state[: L.N_PITS]])
+    return boards

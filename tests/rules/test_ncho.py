@@ -2,11 +2,9 @@
 
 import numpy as np
 import pytest
-from positions import outcome, position
+from positions import boards_after_laps, outcome, position
 
 from mancala_env import Game, IllegalActionError
-from mancala_env.engine import layout as L
-from mancala_env.engine.sowing import sow
 
 
 def rows(player_2_house_6_to_1: list[int], player_1_house_1_to_6: list[int]) -> list[int]:
@@ -29,22 +27,10 @@ TURN_2 = [
 ]
 
 
-def boards_lap_by_lap(game: Game, action: int, laps: int) -> list[list[int]]:
-    """The board after each of the first `laps` laps of `action` (a relay stopped early)."""
-    boards = []
-    for lap in range(1, laps + 1):
-        state, params = game.state.copy(), game.params.copy()
-        params[L.P_MAX_LAPS] = lap
-        pit = game.to_move * L.N_HOUSES + action
-        sow(state, pit, game.to_move, params)
-        boards.append([int(x) for x in state[: L.N_PITS]])
-    return boards
-
-
 def test_worked_example_turn_1_board_by_board():
     """'Example of Play', Turn 1: Player 1 plays House 3 and relays four more times."""
     game = Game("ncho", first_player="player_0")
-    assert boards_lap_by_lap(game, 2, 4) == TURN_1[:4]
+    assert boards_after_laps(game, 2, 4) == TURN_1[:4]
     game.step(2)
     assert game.pits.tolist() == TURN_1[4]
     assert game.stores.tolist() == [0, 0] and game.to_move == 1
@@ -54,7 +40,7 @@ def test_worked_example_turn_2_board_by_board():
     """'Example of Play', Turn 2: Player 2 plays House 6 and wins the four in House 3."""
     game = Game("ncho", first_player="player_0")
     game.step(2)
-    before = boards_lap_by_lap(game, 5, 2)
+    before = boards_after_laps(game, 5, 2)
     assert before == TURN_2[:2]
     game.step(5)
     assert game.pits.tolist() == TURN_2[2]

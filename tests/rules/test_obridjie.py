@@ -8,23 +8,9 @@ source's Player #1 is the player who moves first, here player_0.
 
 import numpy as np
 import pytest
-from positions import outcome, position
+from positions import boards_after_laps, outcome, position
 
 from mancala_env import Game
-from mancala_env.engine import layout as L
-from mancala_env.engine.sowing import sow
-
-
-def boards_after_laps(game: Game, action: int, laps: int) -> list[list[int]]:
-    """The board after each of the first `laps` laps of `action` (the relay cut short)."""
-    boards = []
-    for lap in range(1, laps + 1):
-        state, params = game.state.copy(), game.params.copy()
-        params[L.P_MAX_LAPS] = lap
-        sow(state, game.to_move * L.N_HOUSES + action, game.to_move, params)
-        boards.append([int(x) for x in state[: L.N_PITS]])
-    return boards
-
 
 # ---- rule 1: the start and the sowing -----------------------------------------------------
 
