@@ -1,4 +1,4 @@
-"""The ``mancala`` command line: list the rule sets and watch seeded random games.
+"""The ``mancala`` command line: the rule sets, games in the terminal, benchmarks, tournaments.
 
 Each subcommand is one small function (``cmd_<name>``) registered in `build_parser`; a
 function returns the process exit status. Errors the library reports (an unknown variant or
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import textwrap
 from typing import Any
@@ -21,6 +22,7 @@ from .render import render_ansi
 from .variants import VARIANTS, describe_options
 
 USAGE_ERROR = 2
+DEFAULT_AGENTS = ("random", "greedy", "alphabeta:depth=2", "mcts:simulations=200")
 
 
 # ---- option parsing and description -----------------------------------------------------------
@@ -172,6 +174,109 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from agents.tournament import (  # the command line sits on top of the agents package
+        BackendError,
+        TournamentConfig,
+        format_leaderboard,
+        run_tournament,
+        write_report,
+    )
+
+    try:
+        options = dict(parse_option(text) for text in args.option)
+        config = TournamentConfig(
+            variant=args.variant,
+            agents=tuple(args.agents),
+            options=options,
+            games_per_pair=args.games_per_pair,
+            format=args.format,
+            openings=args.openings,
+            opening_plies=args.opening_plies,
+            seed=args.seed,
+        )
+        result = run_tournament(
+            config,
+            db=args.db,
+            backend=args.backend,
+            workers=args.workers,
+            ray_address=args.ray_address,
+            progress=not args.no_progress,
+        )
+    except (TypeError, ValueError, BackendError) as error:  # a bad store is a ValueError too
+        print(f"mancala tournament: error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    print(format_leaderboard(result))
+    print()
+    earlier = len(result.records) - result.played
+    print(
+        f"{len(result.records)} games in {args.db} (tournament {config.key}; "
+        f"{result.played} played now, {earlier} found there)"
+    )
+    if args.report:
+        try:
+            markdown, page = write_report(result, args.report)
+        except OSError as error:
+            print(f"mancala tournament: error: cannot write the report: {error}", file=sys.stderr)
+            return 1
+        print(f"report: {markdown} and {page}")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    import time
+
+    from agents.tournament.replay import load_record, replay
+
+    try:
+        record = load_record(args.source, args.game_id)
+        color = not args.no_color
+        wait = args.step if args.step is not None else sys.stdin.isatty()
+        print(
+            f"{record['variant']}: player_0 is {record['agent_0']}, player_1 is "
+            f"{record['agent_1']}, seed {record['seed']}, {record['length']} moves"
+        )
+        game = None
+        for game, player, action in replay(record):
+            if player is not None:
+                print()
+                print(f"move {game.move_number}: player_{player} {game.describe_action(action)}")
+            print(render_ansi(game.snapshot(), color=color))
+            if wait and not game.over:
+                input("(enter: next move) ")
+            elif args.delay:
+                time.sleep(args.delay)
+    except (ValueError, KeyError) as error:
+        print(f"mancala replay: error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    except (EOFError, KeyboardInterrupt):
+        return 1
+    print()
+    print(describe_result(game))
+    if record["end_reason"] == "illegal_action":
+        print(f"(recorded: player_{1 - record['winner']} forfeited with an illegal action)")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from agents.tournament import GameStore, StoreError
+
+    try:
+        with GameStore(args.db) as store:
+            lines = list(store.export_jsonl(args.tournament))
+    except StoreError as error:
+        print(f"mancala export: error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    if args.out:
+        with open(args.out, "w") as file:
+            file.writelines(line + "\n" for line in lines)
+        print(f"{len(lines)} games written to {args.out}")
+    else:
+        for line in lines:
+            print(line)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mancala", description="African sowing games (the mancala family)."
@@ -215,6 +320,48 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     p.add_argument("--json", action="store_true", help="one JSON object per row")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("tournament", help="rate agents in a tournament (resumable)")
+    p.add_argument("variant", help="rule set name (see 'mancala variants')")
+    p.add_argument(
+        "--agents",
+        nargs="+",
+        default=list(DEFAULT_AGENTS),
+        metavar="SPEC",
+        help=f"agent specs (default: {' '.join(DEFAULT_AGENTS)})",
+    )
+    p.add_argument("--games-per-pair", type=int, default=20, help="even; half from each seat")
+    p.add_argument("--format", default="round-robin", choices=("round-robin", "gauntlet"))
+    p.add_argument("--openings", type=int, default=0, help="random opening lines (0: none)")
+    p.add_argument("--opening-plies", type=int, default=4, help="moves in an opening line")
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes")
+    p.add_argument("--backend", default="local", choices=("local", "ray"))
+    p.add_argument("--ray-address", default=None, help="a running Ray cluster (ray backend)")
+    p.add_argument("--db", default="tournaments.sqlite", help="the SQLite store")
+    p.add_argument("--report", default=None, metavar="DIR", help="write Markdown and HTML here")
+    p.add_argument("--seed", type=int, default=0, help="seed of the schedule, games and agents")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="rule option")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_tournament)
+
+    p = sub.add_parser("replay", help="step through a recorded game")
+    p.add_argument("source", help="a tournament store (SQLite) or a JSON-lines export")
+    p.add_argument("game_id", type=int, nargs="?", help="the game's id (see 'mancala export')")
+    p.add_argument(
+        "--step",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="wait for enter after each move (default: when run in a terminal)",
+    )
+    p.add_argument("--delay", type=float, default=0.0, help="seconds between moves")
+    p.add_argument("--no-color", action="store_true", help="no reverse video for the last pit")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("export", help="write a store's games as JSON lines")
+    p.add_argument("db", help="the tournament store (SQLite)")
+    p.add_argument("--tournament", default=None, help="only this tournament's games (its key)")
+    p.add_argument("--out", default=None, help="file to write (default: standard output)")
+    p.set_defaults(func=cmd_export)
     return parser
 
 

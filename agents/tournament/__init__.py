@@ -1,0 +1,38 @@
+"""Agent tournaments: fair schedules, a crash-proof SQLite store, ratings with error bars.
+
+    from agents.tournament import TournamentConfig, run_tournament
+    config = TournamentConfig("oware", ("random", "greedy", "alphabeta:depth=2"))
+    result = run_tournament(config, db="tournaments.sqlite", workers=2)
+    print(format_leaderboard(result))
+
+See docs/tournaments.md.
+"""
+
+from .backends import BACKENDS, BackendError, run_games
+from .match import play_game
+from .ratings import Ratings, bradley_terry, rate, wilson
+from .report import format_leaderboard, write_report
+from .runner import TournamentResult, run_tournament
+from .schedule import FORMATS, GameTask, TournamentConfig, schedule
+from .store import GameStore, StoreError
+
+__all__ = [
+    "BACKENDS",
+    "FORMATS",
+    "BackendError",
+    "GameStore",
+    "GameTask",
+    "Ratings",
+    "StoreError",
+    "TournamentConfig",
+    "TournamentResult",
+    "bradley_terry",
+    "format_leaderboard",
+    "play_game",
+    "rate",
+    "run_games",
+    "run_tournament",
+    "schedule",
+    "wilson",
+    "write_report",
+]

@@ -1,0 +1,106 @@
+"""Where the games run: this machine's cores (processes) or a Ray cluster.
+
+A backend takes the games still to play and yields each finished game record as soon as it
+is done, in whatever order they finish; the caller stores them. `skip(task)` is asked just
+before a game is handed out, so that games another process finished meanwhile are not played
+again.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any
+
+from .match import play_game
+from .schedule import GameTask
+
+BACKENDS = ("local", "ray")
+Skip = Callable[[GameTask], bool]
+
+
+class BackendError(RuntimeError):
+    """A backend that cannot run here (Ray missing, no cluster at the address)."""
+
+
+def _pending(tasks: Iterable[GameTask], skip: Skip) -> Iterator[GameTask]:
+    return (task for task in tasks if not skip(task))
+
+
+def run_local(tasks: Iterable[GameTask], workers: int, skip: Skip) -> Iterator[dict[str, Any]]:
+    """Play the games in `workers` processes (in this process when `workers` is 1)."""
+    if workers == 1:
+        yield from map(play_game, _pending(tasks, skip))
+        return
+    # spawn: fresh workers, safe whatever threads (numba, torch) this process has started
+    context = multiprocessing.get_context("spawn")
+    pending = _pending(tasks, skip)
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        running: set[Future] = set()
+        while True:
+            while len(running) < 2 * workers and (task := next(pending, None)) is not None:
+                running.add(pool.submit(play_game, task))
+            if not running:
+                return
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+
+
+def run_ray(
+    tasks: Iterable[GameTask], workers: int, skip: Skip, address: str | None = None
+) -> Iterator[dict[str, Any]]:
+    """Play the games as Ray tasks on the cluster at `address`, or on a local Ray instance
+    with `workers` CPUs when `address` is None."""
+    try:
+        import ray
+    except ImportError:
+        raise BackendError(
+            "the ray backend needs Ray: pip install 'mancala_env[ray]' (or pip install ray)"
+        ) from None
+    started = not ray.is_initialized()
+    if started:
+        try:
+            if address is None:
+                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+            else:
+                ray.init(address=address, log_to_driver=False)
+        except (ConnectionError, RuntimeError, ValueError) as error:
+            raise BackendError(
+                f"cannot start Ray at {address or 'a local instance'}: {error}"
+            ) from None
+    remote_play = ray.remote(play_game)
+    in_flight = 2 * max(workers, int(ray.cluster_resources().get("CPU", 1)))
+    pending = _pending(tasks, skip)
+    try:
+        running: list = []
+        while True:
+            while len(running) < in_flight and (task := next(pending, None)) is not None:
+                running.append(remote_play.remote(task))
+            if not running:
+                return
+            done, running = ray.wait(running, num_returns=1)
+            yield ray.get(done[0])
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def run_games(
+    tasks: Iterable[GameTask],
+    backend: str = "local",
+    workers: int = 1,
+    skip: Skip = lambda task: False,
+    ray_address: str | None = None,
+) -> Iterator[dict[str, Any]]:
+    """Play `tasks` on `backend` (see BACKENDS); yields finished game records."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive integer, got {workers!r}")
+    if backend == "ray":
+        return run_ray(tasks, workers, skip, ray_address)
+    if ray_address is not None:
+        raise ValueError("--ray-address goes with --backend ray")
+    return run_local(tasks, workers, skip)

@@ -1,0 +1,92 @@
+"""Playing one scheduled game and recording it.
+
+`play_game` is what a worker runs, in this process, in a pool process or as a Ray task. An
+agent is loaded once per worker and spec and reset with the game's seed before each game. An
+agent that answers with an illegal action loses that game (``end_reason: illegal_action``).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from mancala_env import Game
+from mancala_env.game import IllegalActionError
+
+from ..base import Agent
+from ..loader import load_agent
+from .schedule import GameTask
+
+_AGENTS: dict[tuple[str, str], Agent] = {}  # (spec, variant) -> agent, one per worker
+
+
+def _agent(spec: str, variant: str, seed: int) -> Agent:
+    agent = _AGENTS.get((spec, variant))
+    if agent is None:
+        agent = _AGENTS[spec, variant] = load_agent(spec, variant, seed=seed)
+    agent.reset(seed)
+    return agent
+
+
+def start(task: GameTask | dict[str, Any]) -> Game:
+    """The game of a task or a record, set out from its seed, before any move."""
+    variant = task.variant if isinstance(task, GameTask) else task["variant"]
+    options = task.options if isinstance(task, GameTask) else task["options"]
+    seed = task.seed if isinstance(task, GameTask) else task["seed"]
+    game = Game(variant, **options)
+    game.reset(np.random.default_rng(seed))
+    return game
+
+
+def play_game(task: GameTask) -> dict[str, Any]:
+    """Play `task` to the end; the game record the store keeps."""
+    began = time.perf_counter()
+    game = start(task)
+    first_player = game.to_move
+    for action in task.opening:
+        game.step(action)
+    agents = [
+        _agent(spec, task.variant, seed)
+        for spec, seed in zip(task.agents, task.agent_seeds, strict=True)
+    ]
+    moves = list(task.opening)
+    think = [0.0, 0.0]
+    forfeit = None
+    while not game.over:
+        player = game.to_move
+        clock = time.perf_counter()
+        action = agents[player].act(game)
+        think[player] += time.perf_counter() - clock
+        try:
+            game.step(action)
+        except IllegalActionError:
+            forfeit = player
+            break
+        moves.append(int(action))
+    if forfeit is None:
+        winner = game.winner()
+        end_reason = game.snapshot()["end_reason"]
+    else:
+        winner, end_reason = 1 - forfeit, "illegal_action"
+    return {
+        "tournament": task.tournament,
+        "game_index": task.index,
+        "variant": task.variant,
+        "options": game.snapshot()["options"],
+        "agent_0": task.agents[0],
+        "agent_1": task.agents[1],
+        "seed": task.seed,
+        "opening": list(task.opening),
+        "moves": moves,
+        "first_player": first_player,
+        "winner": -1 if winner is None else winner,
+        "score_0": int(game.stores[0]),
+        "score_1": int(game.stores[1]),
+        "length": len(moves),
+        "seconds": time.perf_counter() - began,
+        "think_0": think[0],
+        "think_1": think[1],
+        "end_reason": end_reason,
+    }

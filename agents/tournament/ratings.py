@@ -1,0 +1,207 @@
+"""Ratings with honest error bars: Bradley-Terry fitted on every game, bootstrap intervals.
+
+The Bradley-Terry model gives agent i a strength g_i with P(i beats j) = g_i / (g_i + g_j);
+a draw counts as half a win for each side. Strengths are fitted by Hunter's minorise-maximise
+iteration and reported on the Elo scale (400 log10 g, the agents' mean at 0). A prior of one
+drawn game between every pair that met keeps the fit finite when an agent won or lost all its
+games (the same device as BayesElo's prior draws).
+
+Intervals come from a parametric bootstrap, as chess-engine rating tools (Ordo) do it: each
+pair's games are played again in simulation, as many as they played, from the fitted ratings
+and the pair's own draw rate; the model is refitted on every simulated tournament and the 2.5%
+and 97.5% quantiles read off. (Resampling the games themselves would give an agent that won
+every game an interval of zero width.) The likelihood of superiority of an agent over the next
+on the leaderboard is the share of simulated tournaments in which it rates higher.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+PRIOR_DRAWS = 1.0
+_TOLERANCE = 1e-10
+_MAX_ITERATIONS = 100_000
+
+
+def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson interval of a proportion `score` observed over `n` trials."""
+    if n == 0:
+        return 0.0, 1.0
+    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def bradley_terry(points: np.ndarray, prior_draws: float = PRIOR_DRAWS) -> np.ndarray:
+    """Elo-scale ratings from `points[..., i, j]`, what agent i scored against j (a win 1, a
+    draw 1/2). Leading axes are independent problems (the bootstrap fits them all at once)."""
+    points = np.asarray(points, dtype=float)
+    games = points + np.swapaxes(points, -1, -2)
+    met = games > 0
+    points = points + met * prior_draws / 2
+    games = games + met * prior_draws
+    won = points.sum(axis=-1)
+    strength = np.ones(points.shape[:-1])
+    for _ in range(_MAX_ITERATIONS):
+        pair_sum = strength[..., :, None] + strength[..., None, :]
+        expected = (games / pair_sum).sum(axis=-1)
+        played = expected > 0  # an agent without games keeps strength 1
+        updated = np.where(played, won / np.where(played, expected, 1.0), 1.0)
+        updated /= np.exp(np.log(updated).mean(axis=-1, keepdims=True))
+        converged = np.max(np.abs(updated - strength)) < _TOLERANCE
+        strength = updated
+        if converged:
+            break
+    return 400 * np.log10(strength)
+
+
+@dataclass
+class Standing:
+    """One agent's line of the leaderboard."""
+
+    agent: str
+    rating: float
+    low: float
+    high: float
+    games: int
+    points: float
+    wins: int
+    draws: int
+    losses: int
+    superiority: float | None  # likelihood of rating above the next agent; None for the last
+
+    @property
+    def score(self) -> float:
+        return self.points / self.games if self.games else 0.0
+
+
+@dataclass
+class PairResult:
+    """What agent `a` did against agent `b` (from `a`'s side)."""
+
+    a: str
+    b: str
+    games: int
+    points: float
+    wins: int
+    draws: int
+    losses: int
+
+
+@dataclass
+class Ratings:
+    """The leaderboard (best first), the crosstable and the first mover's score."""
+
+    standings: list[Standing]
+    crosstable: dict[tuple[str, str], PairResult]
+    first_mover_points: float
+    first_mover_games: int
+    games: int
+
+    @property
+    def first_mover_score(self) -> float:
+        return self.first_mover_points / self.first_mover_games if self.first_mover_games else 0.5
+
+    @property
+    def first_mover_interval(self) -> tuple[float, float]:
+        return wilson(self.first_mover_score, self.first_mover_games)
+
+
+def _seat_points(record: dict[str, Any]) -> tuple[float, float]:
+    winner = record["winner"]
+    if winner < 0:
+        return 0.5, 0.5
+    return (1.0, 0.0) if winner == 0 else (0.0, 1.0)
+
+
+def rate(
+    records: Sequence[dict[str, Any]],
+    agents: Sequence[str],
+    bootstrap: int = 1000,
+    seed: int = 0,
+) -> Ratings:
+    """Fit the ratings of `agents` on the game `records` (as `play_game` writes them)."""
+    index = {agent: i for i, agent in enumerate(agents)}
+    n = len(agents)
+    by_pair: dict[tuple[int, int], list[float]] = {}
+    first_points = 0.0
+    for record in records:
+        seats = index[record["agent_0"]], index[record["agent_1"]]
+        points = _seat_points(record)
+        i, j = sorted(seats)
+        by_pair.setdefault((i, j), []).append(points[seats.index(i)])
+        first_points += points[record["first_player"]]
+    points = np.zeros((n, n))
+    for (i, j), scores in by_pair.items():
+        points[i, j] = sum(scores)
+        points[j, i] = len(scores) - sum(scores)
+    ratings = bradley_terry(points)
+    samples = _bootstrap(by_pair, ratings, bootstrap, seed)
+    low, high = np.percentile(samples, [2.5, 97.5], axis=0)
+    unplayed = points.sum(axis=0) + points.sum(axis=1) == 0
+    ratings[unplayed] = low[unplayed] = high[unplayed] = np.nan
+
+    crosstable = {}
+    for (i, j), scores in by_pair.items():
+        for a, b, mine in ((i, j, scores), (j, i, [1 - s for s in scores])):
+            crosstable[agents[a], agents[b]] = PairResult(
+                a=agents[a],
+                b=agents[b],
+                games=len(mine),
+                points=float(sum(mine)),
+                wins=sum(s == 1 for s in mine),
+                draws=sum(s == 0.5 for s in mine),
+                losses=sum(s == 0 for s in mine),
+            )
+    order = sorted(range(n), key=lambda k: -np.nan_to_num(ratings[k], nan=-np.inf))
+    standings = []
+    for rank, k in enumerate(order):
+        mine = [r for (a, _), r in crosstable.items() if a == agents[k]]
+        following = order[rank + 1] if rank + 1 < n else None
+        superiority = None
+        if following is not None:
+            above = samples[:, k] - samples[:, following]
+            superiority = float(np.mean(above > 0) + 0.5 * np.mean(above == 0))
+        standings.append(
+            Standing(
+                agent=agents[k],
+                rating=float(ratings[k]),
+                low=float(low[k]),
+                high=float(high[k]),
+                games=sum(r.games for r in mine),
+                points=sum(r.points for r in mine),
+                wins=sum(r.wins for r in mine),
+                draws=sum(r.draws for r in mine),
+                losses=sum(r.losses for r in mine),
+                superiority=superiority,
+            )
+        )
+    return Ratings(standings, crosstable, first_points, len(records), len(records))
+
+
+def expected_score(difference: np.ndarray | float) -> np.ndarray | float:
+    """The Bradley-Terry expected score of an agent rated `difference` Elo above its opponent."""
+    return 1 / (1 + 10 ** (-np.asarray(difference) / 400))
+
+
+def _bootstrap(
+    by_pair: dict[tuple[int, int], list[float]], ratings: np.ndarray, samples: int, seed: int
+) -> np.ndarray:
+    """Ratings refitted on `samples` simulated tournaments; shape (samples, n)."""
+    rng = np.random.default_rng(seed)
+    n = len(ratings)
+    points = np.zeros((samples, n, n))
+    for (i, j), scores in by_pair.items():
+        draw = np.mean(np.asarray(scores) == 0.5)
+        score = float(expected_score(ratings[i] - ratings[j]))
+        win = min(max(score - draw / 2, 0.0), 1.0 - draw)
+        outcomes = rng.multinomial(len(scores), [win, draw, 1.0 - draw - win], size=samples)
+        drawn = outcomes[:, 0] + 0.5 * outcomes[:, 1]
+        points[:, i, j] = drawn
+        points[:, j, i] = len(scores) - drawn
+    return bradley_terry(points)

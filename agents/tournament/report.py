@@ -1,0 +1,251 @@
+"""The leaderboard for the terminal, and the Markdown and HTML reports with their plots."""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import math
+from pathlib import Path
+
+import numpy as np
+
+from .ratings import Ratings
+from .runner import TournamentResult
+
+
+def _rating(value: float) -> str:
+    return "-" if math.isnan(value) else f"{value:+.0f}"
+
+
+def leaderboard_rows(ratings: Ratings) -> list[list[str]]:
+    """Rank, agent, Elo, 95% interval, score, W-D-L, games, likelihood of superiority."""
+    rows = []
+    for rank, s in enumerate(ratings.standings, 1):
+        interval = "-" if math.isnan(s.low) else f"[{s.low:+.0f}, {s.high:+.0f}]"
+        los = "" if s.superiority is None else f"{100 * s.superiority:.0f}%"
+        rows.append(
+            [
+                str(rank),
+                s.agent,
+                _rating(s.rating),
+                interval,
+                f"{100 * s.score:.1f}%",
+                f"{s.wins}-{s.draws}-{s.losses}",
+                str(s.games),
+                los,
+            ]
+        )
+    return rows
+
+
+HEADER = ["#", "agent", "Elo", "95% interval", "score", "W-D-L", "games", "LOS next"]
+
+
+def format_leaderboard(result: TournamentResult) -> str:
+    """The leaderboard, the crosstable and the first mover's score as terminal text."""
+    ratings = result.ratings
+    rows = [HEADER, *leaderboard_rows(ratings)]
+    widths = [max(len(row[c]) for row in rows) for c in range(len(HEADER))]
+    lines = [
+        f"{result.config.variant}: {ratings.games} games, {len(result.config.agents)} agents",
+        "",
+    ]
+    for row in rows:
+        cells = [
+            cell.ljust(w) if c == 1 else cell.rjust(w)
+            for c, (cell, w) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append("  ".join(cells).rstrip())
+    lines += ["", "crosstable (row's score against column, W-D-L):"]
+    agents = [s.agent for s in ratings.standings]
+    name_width = max(len(a) for a in agents)
+    for a in agents:
+        cells = []
+        for b in agents:
+            pair = ratings.crosstable.get((a, b))
+            cells.append(
+                ""
+                if pair is None
+                else f"{b}: {pair.points:g}/{pair.games} ({pair.wins}-{pair.draws}-{pair.losses})"
+            )
+        lines.append(f"  {a.ljust(name_width)}  " + "; ".join(c for c in cells if c))
+    low, high = ratings.first_mover_interval
+    lines += [
+        "",
+        f"first mover's score: {100 * ratings.first_mover_score:.1f}% "
+        f"(95% interval {100 * low:.1f}-{100 * high:.1f}%) over {ratings.first_mover_games} games",
+    ]
+    return "\n".join(lines)
+
+
+def _crosstable_matrix(ratings: Ratings) -> tuple[list[str], np.ndarray]:
+    agents = [s.agent for s in ratings.standings]
+    matrix = np.full((len(agents), len(agents)), np.nan)
+    for (a, b), pair in ratings.crosstable.items():
+        matrix[agents.index(a), agents.index(b)] = pair.points / pair.games
+    return agents, matrix
+
+
+def _plots(result: TournamentResult) -> dict[str, bytes]:
+    """PNG images: ratings with their intervals, the crosstable heatmap, game lengths."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ratings = result.ratings
+    images = {}
+    standings = [s for s in ratings.standings if not math.isnan(s.rating)][::-1]
+    fig, ax = plt.subplots(figsize=(7, 0.5 * len(standings) + 1.5))
+    y = np.arange(len(standings))
+    values = np.array([s.rating for s in standings])
+    errors = np.array(
+        [[s.rating - s.low for s in standings], [s.high - s.rating for s in standings]]
+    )
+    ax.errorbar(values, y, xerr=errors, fmt="o", capsize=4)
+    ax.set_yticks(y, [s.agent for s in standings])
+    ax.set_xlabel("Elo (mean 0), 95% bootstrap interval")
+    ax.grid(axis="x", alpha=0.3)
+    images["ratings.png"] = _png(fig)
+
+    agents, matrix = _crosstable_matrix(ratings)
+    fig, ax = plt.subplots(figsize=(1.2 * len(agents) + 3, 1.0 * len(agents) + 2))
+    image = ax.imshow(matrix, cmap="RdYlGn", vmin=0, vmax=1)
+    ax.set_xticks(range(len(agents)), agents, rotation=30, ha="right")
+    ax.set_yticks(range(len(agents)), agents)
+    for i in range(len(agents)):
+        for j in range(len(agents)):
+            if not np.isnan(matrix[i, j]):
+                ax.text(j, i, f"{100 * matrix[i, j]:.0f}%", ha="center", va="center")
+    fig.colorbar(image, ax=ax, label="score of row against column")
+    images["crosstable.png"] = _png(fig)
+
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    ax.hist([r["length"] for r in result.records], bins=30)
+    ax.set_xlabel("game length (plies)")
+    ax.set_ylabel("games")
+    images["lengths.png"] = _png(fig)
+    plt.close("all")
+    return images
+
+
+def _png(figure) -> bytes:
+    buffer = io.BytesIO()
+    figure.tight_layout()
+    figure.savefig(buffer, format="png", dpi=100)
+    return buffer.getvalue()
+
+
+def _markdown(result: TournamentResult) -> str:
+    config, ratings = result.config, result.ratings
+    table = [HEADER, ["---"] * len(HEADER), *leaderboard_rows(ratings)]
+    agents = [s.agent for s in ratings.standings]
+    cross = [["", *agents], ["---"] * (len(agents) + 1)]
+    for a in agents:
+        row = [a]
+        for b in agents:
+            pair = ratings.crosstable.get((a, b))
+            row.append(
+                ""
+                if pair is None
+                else f"{pair.points:g}/{pair.games} ({pair.wins}-{pair.draws}-{pair.losses})"
+            )
+        cross.append(row)
+    low, high = ratings.first_mover_interval
+    lengths = [r["length"] for r in result.records]
+    options = ", ".join(f"{k}={v}" for k, v in config.options.items()) or "the defaults"
+    lines = [
+        f"# Tournament: {config.variant}",
+        "",
+        f"{ratings.games} games, {config.format}, {config.games_per_pair} games per pair, "
+        f"openings {config.openings} of {config.opening_plies} plies, seed {config.seed}; "
+        f"rule options: {options}. Store: `{result.db}`, tournament `{config.key}`.",
+        "",
+        "## Leaderboard",
+        "",
+        "Bradley-Terry ratings on the Elo scale (mean 0), draws counted as half a win, 95% "
+        "bootstrap intervals; LOS next: likelihood that the agent is stronger than the next.",
+        "",
+        *("| " + " | ".join(row) + " |" for row in table),
+        "",
+        "![ratings](ratings.png)",
+        "",
+        "## Crosstable",
+        "",
+        "Score of the row's agent against the column's, with wins-draws-losses.",
+        "",
+        *("| " + " | ".join(row) + " |" for row in cross),
+        "",
+        "![crosstable](crosstable.png)",
+        "",
+        "## Seats and game length",
+        "",
+        f"The player who moved first scored {100 * ratings.first_mover_score:.1f}% "
+        f"(95% interval {100 * low:.1f}-{100 * high:.1f}%) over {ratings.first_mover_games} games.",
+        "",
+        f"Game length: median {np.median(lengths):.0f} plies, shortest {min(lengths)}, "
+        f"longest {max(lengths)}.",
+        "",
+        "![game lengths](lengths.png)",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _html(markdown: str, images: dict[str, bytes]) -> str:
+    """A self-contained page: the Markdown's tables and text, the plots inlined."""
+    body = []
+    in_table = False
+    for line in markdown.splitlines():
+        if line.startswith("|"):
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            if set("".join(cells)) <= {"-"}:
+                continue
+            tag = "th" if not in_table else "td"
+            if not in_table:
+                body.append("<table>")
+                in_table = True
+            body.append(
+                "<tr>" + "".join(f"<{tag}>{html.escape(c)}</{tag}>" for c in cells) + "</tr>"
+            )
+            continue
+        if in_table:
+            body.append("</table>")
+            in_table = False
+        if line.startswith("!["):
+            name = line[line.index("(") + 1 : -1]
+            data = base64.b64encode(images[name]).decode()
+            body.append(
+                f'<p><img alt="{html.escape(name)}" src="data:image/png;base64,{data}"></p>'
+            )
+        elif line.startswith("## "):
+            body.append(f"<h2>{html.escape(line[3:])}</h2>")
+        elif line.startswith("# "):
+            body.append(f"<h1>{html.escape(line[2:])}</h1>")
+        elif line:
+            body.append(f"<p>{html.escape(line).replace('`', '')}</p>")
+    if in_table:
+        body.append("</table>")
+    style = (
+        "body{font-family:sans-serif;max-width:60em;margin:2em auto}"
+        "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em}"
+    )
+    title = html.escape(markdown.splitlines()[0].lstrip("# "))
+    return (
+        f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{title}</title>'
+        f"<style>{style}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n"
+    )
+
+
+def write_report(result: TournamentResult, folder: str | Path) -> tuple[Path, Path]:
+    """Write report.md (with its PNG plots beside it) and a self-contained report.html."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    images = _plots(result)
+    for name, data in images.items():
+        (folder / name).write_bytes(data)
+    markdown = _markdown(result)
+    (folder / "report.md").write_text(markdown)
+    (folder / "report.html").write_text(_html(markdown, images))
+    return folder / "report.md", folder / "report.html"

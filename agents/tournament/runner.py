@@ -1,0 +1,72 @@
+"""Running a tournament: schedule, play what the store lacks, store each game, rate."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from .backends import run_games
+from .ratings import Ratings, rate
+from .schedule import TournamentConfig, schedule
+from .store import GameStore
+
+
+@dataclass
+class TournamentResult:
+    """A finished (or resumed and finished) tournament: its games and ratings."""
+
+    config: TournamentConfig
+    db: Path
+    records: list[dict[str, Any]]
+    ratings: Ratings
+    played: int  # games played by this run (the rest were in the store already)
+
+
+def run_tournament(
+    config: TournamentConfig,
+    db: str | Path = "tournaments.sqlite",
+    backend: str = "local",
+    workers: int = 1,
+    ray_address: str | None = None,
+    bootstrap: int = 1000,
+    progress: bool = True,
+) -> TournamentResult:
+    """Play every game of `config` that the store at `db` does not hold yet, writing each as
+    it finishes, then rate the agents on all the tournament's games.
+
+    Running it again with the same config continues where a stopped run left off; several
+    processes may run it on the same store at once.
+    """
+    with GameStore(db) as store:
+        key = store.add_tournament(config)
+        tasks = schedule(config)
+        done = store.finished(key)
+        todo = [task for task in tasks if task.index not in done]
+        played = 0
+        bar = tqdm(
+            total=len(tasks),
+            initial=len(tasks) - len(todo),
+            desc=f"{config.variant} tournament",
+            unit="game",
+            disable=not progress,
+            file=sys.stderr,
+        )
+        with bar:
+            games = run_games(
+                todo,
+                backend=backend,
+                workers=workers,
+                skip=lambda task: store.has_game(key, task.index),
+                ray_address=ray_address,
+            )
+            for record in games:
+                if store.add_game(record):
+                    played += 1
+                bar.update(1)
+        records = store.games(key)
+    ratings = rate(records, config.agents, bootstrap=bootstrap, seed=config.seed)
+    return TournamentResult(config, Path(db), records, ratings, played)
