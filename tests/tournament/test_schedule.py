@@ -1,0 +1,91 @@
+"""The schedule: every pair meets from both seats on the same seeds and openings."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from agents import SpecError
+from agents.tournament import TournamentConfig, schedule
+from agents.tournament.match import start
+from mancala_env.game import IllegalActionError
+
+AGENTS = ("random", "greedy", "alphabeta:depth=1")
+
+
+def test_round_robin_every_pair_plays_each_seat_equally_on_shared_seeds():
+    config = TournamentConfig("oware", AGENTS, games_per_pair=6)
+    tasks = schedule(config)
+    assert [t.index for t in tasks] == list(range(config.n_games)) == list(range(18))
+    seats = Counter(t.agents for t in tasks)
+    assert seats == {(a, b): 3 for a in AGENTS for b in AGENTS if a != b}
+    for first, second in zip(tasks[::2], tasks[1::2], strict=True):
+        assert second.agents == first.agents[::-1]
+        assert second.seed == first.seed and second.opening == first.opening == ()
+    assert len({t.seed for t in tasks}) == 9  # one seed per couple of games
+    assert len({s for t in tasks for s in t.agent_seeds}) == 36  # every agent seeded apart
+
+
+def test_gauntlet_pits_the_first_agent_against_each_other():
+    config = TournamentConfig("oware", AGENTS, games_per_pair=4, format="gauntlet")
+    pairs = Counter(frozenset(t.agents) for t in schedule(config))
+    assert pairs == {frozenset(AGENTS[:2]): 4, frozenset((AGENTS[0], AGENTS[2])): 4}
+
+
+def test_openings_are_the_same_lines_for_every_pair_and_legal():
+    config = TournamentConfig("ayoayo", AGENTS, games_per_pair=8, openings=2, opening_plies=3)
+    tasks = schedule(config)
+    lines = {(t.seed, t.opening) for t in tasks}
+    assert len(lines) == 2
+    for t in tasks:
+        assert len(t.opening) == 3
+        game = start(t)
+        for action in t.opening:
+            game.step(action)  # raises IllegalActionError on an illegal line
+        assert not game.over
+    per_pair = Counter((frozenset(t.agents), t.opening) for t in tasks)
+    assert set(per_pair.values()) == {4}  # each line twice from each seat, in every pair
+
+
+def test_the_same_config_gives_the_same_games_and_key():
+    one = TournamentConfig("oware", AGENTS, games_per_pair=4, openings=1, seed=3)
+    two = TournamentConfig("oware", list(AGENTS), games_per_pair=4, openings=1, seed=3)
+    assert schedule(one) == schedule(two) and one.key == two.key
+    other = TournamentConfig("oware", AGENTS, games_per_pair=4, openings=1, seed=4)
+    assert other.key != one.key and schedule(other) != schedule(one)
+    assert TournamentConfig.from_json(one.to_json()) == one
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"variant": "chess"}, "unknown variant 'chess'"),
+        ({"options": {"grand_slam": "maybe"}}, "grand_slam"),
+        ({"agents": ("random",)}, "at least two agents"),
+        ({"agents": ("random", "random")}, "given more than once: random"),
+        ({"games_per_pair": 3}, "must be even"),
+        ({"games_per_pair": 0}, "games_per_pair must be an integer of 2 or more"),
+        ({"format": "swiss"}, "formats: round-robin, gauntlet"),
+        ({"openings": -1}, "openings must be an integer of 0 or more"),
+        ({"seed": "x"}, "seed must be an integer"),
+    ],
+)
+def test_a_bad_config_is_refused_with_the_allowed_values(kwargs, message):
+    arguments = {"variant": "oware", "agents": ("random", "greedy"), **kwargs}
+    with pytest.raises(ValueError, match=message):
+        TournamentConfig(**arguments)
+
+
+def test_bad_and_human_agent_specs_are_refused():
+    with pytest.raises(SpecError, match="valid agent specs"):
+        TournamentConfig("oware", ("random", "alphabeta:depth=x"))
+    with pytest.raises(SpecError, match="without people"):
+        TournamentConfig("oware", ("random", "human"))
+
+
+def test_an_illegal_opening_move_is_an_error_not_a_silent_game():
+    task = schedule(TournamentConfig("oware", AGENTS[:2], games_per_pair=2))[0]
+    game = start(task)
+    with pytest.raises(IllegalActionError):
+        game.step(99)
