@@ -500,6 +500,7 @@ class AlphaBetaAgent:
             raise ValueError("the game is over: there is no move to choose")
         if self._search not in _WARM:  # compile (or load) the search before the clock starts
             self._run(game.state.copy(), game.params, 1, _stats(), np.zeros(game.n_actions))
+            self._table[0][:] = 0  # the warm-up's entries would steer this game's search
             _WARM.add(self._search)
         start = time.perf_counter()
         self.last_nodes = 0

@@ -577,3 +577,25 @@ def test_human_agent_types_special_moves():
     game.step(human.act(game))
     assert game.snapshot()["phase"] == "play"
     assert sum(game.pits) == 70
+
+
+def test_alphabeta_plays_the_same_game_whether_or_not_its_search_was_warm():
+    """The compile warm-up of a process's first move must not leave positions in the table
+    (it once steered that game away from the same game played later)."""
+    from agents import alphabeta
+
+    def game_moves() -> list[int]:
+        game = Game("obridjie")
+        game.reset(np.random.default_rng(4088532484))
+        for action in (5, 3, 0, 2):
+            game.step(action)
+        players = [AlphaBetaAgent(depth=1, seed=766065486), RandomAgent(4124778874)]
+        moves = []
+        while not game.over:
+            moves.append(players[game.to_move].act(game))
+            game.step(moves[-1])
+        return moves
+
+    alphabeta._WARM.clear()
+    cold = game_moves()
+    assert game_moves() == cold

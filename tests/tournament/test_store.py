@@ -1,0 +1,89 @@
+"""The store: every game written once, bad files named, records that replay."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from agents.tournament import GameStore, StoreError, TournamentConfig, play_game, schedule
+from agents.tournament.replay import load_record, replay
+
+CONFIG = TournamentConfig("oware", ("random", "greedy"), games_per_pair=4, openings=1)
+
+
+def test_a_game_written_twice_is_kept_once(tmp_path):
+    record = play_game(schedule(CONFIG)[0])
+    with GameStore(tmp_path / "t.sqlite") as store:
+        store.add_tournament(CONFIG)
+        assert store.add_game(record) is True
+        assert store.add_game({**record, "winner": 1 - record["winner"]}) is False
+        (kept,) = store.games(CONFIG.key)
+        assert kept["winner"] == record["winner"] and kept["moves"] == record["moves"]
+        assert store.finished(CONFIG.key) == {0}
+        assert store.tournaments() == [(CONFIG.key, CONFIG)]
+
+
+def test_a_record_holds_the_whole_game_and_replays_to_its_result(tmp_path):
+    task = schedule(CONFIG)[1]
+    record = play_game(task)
+    assert record["agent_0"] == task.agents[0] and record["opening"] == list(task.opening)
+    assert record["moves"][: len(task.opening)] == list(task.opening)
+    assert record["length"] == len(record["moves"]) > len(task.opening)
+    assert record["options"]["grand_slam"] == "no_capture"  # every option, defaults too
+    assert record["seconds"] >= record["think_0"] + record["think_1"] > 0
+    *_, (game, _, _) = replay(record)
+    assert game.over
+    assert [int(s) for s in game.stores] == [record["score_0"], record["score_1"]]
+    assert (game.winner() if game.winner() is not None else -1) == record["winner"]
+    assert game.snapshot()["end_reason"] == record["end_reason"]
+
+
+def test_the_same_task_plays_the_same_game():
+    task = schedule(CONFIG)[2]
+    assert play_game(task)["moves"] == play_game(task)["moves"]
+
+
+def test_an_agent_that_plays_an_illegal_move_forfeits(monkeypatch):
+    from agents import GreedyAgent
+
+    monkeypatch.setattr(GreedyAgent, "act", lambda self, game: 99)
+    task = schedule(CONFIG)[0]  # random as player_0, greedy as player_1
+    record = play_game(task)
+    assert record["end_reason"] == "illegal_action"
+    assert record["winner"] == task.agents.index("random")
+
+
+def test_files_that_are_not_stores_are_named(tmp_path):
+    junk = tmp_path / "junk.sqlite"
+    junk.write_text("not a database at all, just text" * 10)
+    with pytest.raises(StoreError, match="is not a tournament store"):
+        GameStore(junk)
+    with pytest.raises(StoreError, match="does not exist"):
+        GameStore(tmp_path / "missing" / "t.sqlite")
+    newer = tmp_path / "newer.sqlite"
+    sqlite3.connect(newer).execute("PRAGMA user_version=7").connection.close()
+    with pytest.raises(StoreError, match="version 7"):
+        GameStore(newer)
+
+
+def test_game_lookup_and_export(tmp_path):
+    db = tmp_path / "t.sqlite"
+    with GameStore(db) as store:
+        store.add_tournament(CONFIG)
+        for task in schedule(CONFIG)[:2]:
+            store.add_game(play_game(task))
+        with pytest.raises(StoreError, match="has no game with id 9; it holds ids 1..2"):
+            store.game(9)
+        lines = list(store.export_jsonl())
+    assert len(lines) == 2
+    export = tmp_path / "games.jsonl"
+    export.write_text("\n".join(lines) + "\n")
+    assert load_record(export, 2) == load_record(db, 2)
+    with pytest.raises(StoreError, match="holds 2 games: give the id of one"):
+        load_record(export)
+    with pytest.raises(StoreError, match="give the id of a game"):
+        load_record(db)
+    (tmp_path / "bad.jsonl").write_text("{not json\n")
+    with pytest.raises(StoreError, match="line 1 is not JSON"):
+        load_record(tmp_path / "bad.jsonl")
