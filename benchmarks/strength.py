@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from concurrent.futures import ProcessPoolExecutor
 
 from agents import load_agent
+from agents.tournament import wilson
 from mancala_env import Game
 from mancala_env.variants import VARIANTS
 
@@ -46,13 +46,6 @@ def play_games(variant: str, spec: str, baseline: str, seeds: list[int]) -> dict
         winner = game.winner()
         points += 0.5 if winner is None else float(winner == seat)
     return {"points": points, "games": len(seeds), "work": work, "seconds": seconds}
-
-
-def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson interval of a proportion `score` out of `n`."""
-    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def main() -> None:

@@ -104,3 +104,13 @@ def test_a_tournament_on_a_local_ray_instance(tmp_path):
         return [(r["game_index"], r["agent_0"], r["moves"], r["winner"]) for r in result.records]
 
     assert games(on_ray) == games(local)
+
+
+def test_the_python_example_of_the_tournament_docs_runs(capsys):
+    from pathlib import Path
+
+    page = (Path(__file__).parents[2] / "docs" / "tournaments.md").read_text()
+    (block,) = re.findall(r"```python\n(.*?)```", page, flags=re.S)
+    exec(compile(block, "docs/tournaments.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "oware: 4 games, 2 agents" in out and "greedy" in out
