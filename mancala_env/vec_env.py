@@ -16,11 +16,15 @@ is the rule option `first_player`. After the learner's actions are played, the o
 are made for all the games where the opponent is to move at once, again until the learner is
 to move in every game; so `reset` and `step` always return the learner's observations.
 
-The opponent is ``"random"``, ``"greedy"`` (see `mancala_env.opponents`) or any callable
+The opponent is ``"random"``, ``"greedy"`` (see `mancala_env.opponents`), any callable
 ``(observations, masks) -> actions`` evaluated on all the games where it is to move at once
-(observations as the learner's, from the opponent's side; masks bool): `policy_opponent`
-makes one of a MaskablePPO model, for play against a frozen copy of a policy. It can be
-changed between steps (``env.opponent = ...`` or ``env.set_attr("opponent", ...)``).
+(observations as the learner's, from the opponent's side; masks bool) -- `policy_opponent`
+makes one of a MaskablePPO model, for play against a frozen copy of a policy -- or an object
+with a method ``act_on_states(states, params, masks) -> actions`` that reads the engine's state
+rows instead (a search agent). A list of opponents is a pool: each game draws one when it
+starts (with probabilities `opponent_weights`, uniform when None) and keeps it to its end.
+Opponents can be changed between steps (``env.opponent = ...``); games under way keep their
+draw when the pool is only extended.
 
 Rewards are the learner's: +1 / -1 / 0 when its game ends, else 0 (``reward="win_loss"``), or
 with ``reward="score"`` the change in (learner's store - opponent's store) / total seeds since
@@ -53,7 +57,7 @@ from .opponents import OPPONENTS, opponent_actions, random_actions
 
 SEATS = (0, 1, "random")
 
-Opponent = str | Callable[[np.ndarray, np.ndarray], Any]
+Opponent = str | Callable[[np.ndarray, np.ndarray], Any] | Any
 
 
 @njit(cache=True)
@@ -99,6 +103,8 @@ class MancalaVecEnv(VecEnv):
         games_seed, own_seed = np.random.SeedSequence(seed).spawn(2)
         self.games = BatchedGames(variant, n_envs, seed=games_seed, **options)
         self._rng = np.random.default_rng(own_seed)
+        self.opponent_weights: Sequence[float] | None = None
+        self.opponent_of = np.zeros(n_envs, dtype=np.int64)  # each game's opponent in the pool
         self.opponent = opponent
         self.seat_option = seat
         self.reward_mode = reward
@@ -115,19 +121,31 @@ class MancalaVecEnv(VecEnv):
 
     # ---- the opponent ------------------------------------------------------------------------
     @property
-    def opponent(self) -> Opponent:
-        """``"random"``, ``"greedy"`` or a callable ``(observations, masks) -> actions``."""
+    def opponent(self) -> Opponent | list[Opponent]:
+        """An opponent (see the module's docstring), or a list of them: a pool."""
         return self._opponent
 
     @opponent.setter
-    def opponent(self, opponent: Opponent) -> None:
-        known = opponent in OPPONENTS if isinstance(opponent, str) else callable(opponent)
-        if not known:
-            raise ValueError(
-                f"opponent must be one of {', '.join(OPPONENTS)} or a callable "
-                f"(observations, masks) -> actions; got {opponent!r}"
+    def opponent(self, opponent: Opponent | list[Opponent]) -> None:
+        pool = list(opponent) if isinstance(opponent, (list, tuple)) else [opponent]
+        if not pool:
+            raise ValueError("an opponent pool needs at least one opponent")
+        for one in pool:
+            known = (
+                one in OPPONENTS
+                if isinstance(one, str)
+                else callable(one) or hasattr(one, "act_on_states")
             )
+            if not known:
+                raise ValueError(
+                    f"an opponent must be one of {', '.join(OPPONENTS)}, a callable "
+                    f"(observations, masks) -> actions or an object with act_on_states(states, "
+                    f"params, masks); got {one!r}"
+                )
         self._opponent = opponent
+        self._pool = pool
+        stale = self.opponent_of >= len(pool)
+        self.opponent_of[stale] = self._draw_opponents(int(stale.sum()))
 
     # ---- the VecEnv API ----------------------------------------------------------------------
     def reset(self) -> np.ndarray:
@@ -140,6 +158,7 @@ class MancalaVecEnv(VecEnv):
         self._reset_options()
         self.games.reset(games_seed)
         self.seats[:] = self._draw_seats(self.num_envs)
+        self.opponent_of[:] = self._draw_opponents(self.num_envs)
         self._score[:] = self._learner_score()
         self._play_opponent(None)
         self._started = True
@@ -208,6 +227,20 @@ class MancalaVecEnv(VecEnv):
             return self._rng.integers(0, 2, size=count, dtype=np.int32)
         return np.full(count, self.seat_option, dtype=np.int32)
 
+    def _draw_opponents(self, count: int) -> np.ndarray:
+        n = len(self._pool)
+        if n == 1:
+            return np.zeros(count, dtype=np.int64)
+        weights = self.opponent_weights
+        if weights is None:
+            return self._rng.integers(0, n, size=count)
+        weights = np.asarray(weights, dtype=float)
+        if weights.shape != (n,) or (weights < 0).any() or weights.sum() <= 0:
+            raise ValueError(
+                f"opponent_weights must be {n} non-negative numbers, not all 0; got {weights}"
+            )
+        return self._rng.choice(n, size=count, p=weights / weights.sum())
+
     def _learner_score(self, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
         states, seats = self.games.states[rows], self.seats[rows]
         index = np.arange(len(states))
@@ -241,13 +274,25 @@ class MancalaVecEnv(VecEnv):
             )
 
     def _opponent_actions(self, rows: np.ndarray) -> np.ndarray:
-        games, opponent = self.games, self._opponent
+        """The moves of each game's opponent, one call per opponent of the pool."""
+        actions = np.zeros(len(rows), dtype=np.int64)
+        which = self.opponent_of[rows]
+        for k in np.unique(which):
+            mine = which == k
+            actions[mine] = self._actions_of(self._pool[k], rows[mine])
+        return actions
+
+    def _actions_of(self, opponent: Opponent, rows: np.ndarray) -> np.ndarray:
+        games = self.games
         masks = games.masks[rows]
-        if opponent == "random":
+        if isinstance(opponent, str) and opponent == "random":
             return random_actions(masks, self._rng)
         if isinstance(opponent, str):
             return opponent_actions(opponent, games.states[rows], games.params, masks, self._rng)
-        actions = np.asarray(opponent(games.observations[rows], masks.astype(bool)))
+        if hasattr(opponent, "act_on_states"):
+            actions = np.asarray(opponent.act_on_states(games.states[rows], games.params, masks))
+        else:
+            actions = np.asarray(opponent(games.observations[rows], masks.astype(bool)))
         if actions.size != len(rows) or not np.issubdtype(actions.dtype, np.integer):
             raise ValueError(
                 f"the opponent must return {len(rows)} integer actions, one per game it is to "
@@ -272,6 +317,7 @@ class MancalaVecEnv(VecEnv):
             if out is None:  # opening moves at reset: a game that ends there is set out anew
                 ended = np.flatnonzero(step.terminated)
                 self.seats[ended] = self._draw_seats(len(ended))
+                self.opponent_of[ended] = self._draw_opponents(len(ended))
                 self._score[ended] = self._learner_score(ended)
             else:
                 self._collect_ends(step, *out)
@@ -308,6 +354,7 @@ class MancalaVecEnv(VecEnv):
                 "end_reason": L.END_REASON_NAMES[int(final[k, L.END_REASON])],
             }
         self.seats[ended] = self._draw_seats(len(ended))
+        self.opponent_of[ended] = self._draw_opponents(len(ended))
         self._score[ended] = self._learner_score(ended)
 
 

@@ -17,6 +17,7 @@ from stable_baselines3.common.vec_env import VecCheckNan, VecMonitor
 from mancala_env import Game
 from mancala_env.engine import layout as L
 from mancala_env.observation import observe
+from mancala_env.opponents import random_actions
 from mancala_env.variants import VARIANTS
 from mancala_env.vec_env import MancalaVecEnv, policy_opponent
 
@@ -332,3 +333,40 @@ def test_the_package_imports_without_stable_baselines3():
     code = "import sys, mancala_env, mancala_env.batch; print('stable_baselines3' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+class Tagged:
+    """A pool member that plays random legal moves from the engine's states and logs the
+    player it moved for."""
+
+    def __init__(self) -> None:
+        self.rows: list[np.ndarray] = []
+        self.rng = np.random.default_rng(0)
+
+    def act_on_states(self, states, params, masks):
+        assert states.shape == (len(masks), L.STATE_SIZE) and params.shape == (L.PARAMS_SIZE,)
+        self.rows.append(states[:, L.TO_MOVE].copy())  # the opponent's own player
+        return (self.rng.random(masks.shape) * masks).argmax(axis=1)
+
+
+def test_an_opponent_pool_gives_each_game_one_opponent_until_it_ends():
+    """Each game draws a member of the pool when it starts and keeps it to the end; weights
+    decide the draws; a member may read the engine's states (act_on_states)."""
+    members = [Tagged(), Tagged(), Tagged()]
+    env = MancalaVecEnv("oware", 32, opponent=members, seed=3)
+    env.opponent_weights = [0.0, 1.0, 3.0]
+    env.reset()
+    rng = np.random.default_rng(1)
+    counts = np.zeros(3)
+    for _ in range(300):
+        before = env.opponent_of.copy()
+        _, _, dones, _ = env.step(random_actions(env.action_masks(), rng))
+        assert (env.opponent_of[~dones] == before[~dones]).all()  # kept until the game ends
+        counts += np.bincount(env.opponent_of[dones], minlength=3)
+    assert counts[0] == 0 and counts[2] > 2 * counts[1] > 0
+    assert members[0].rows == [] and members[1].rows and members[2].rows
+    with pytest.raises(ValueError, match="opponent_weights must be 3 non-negative numbers"):
+        env.opponent_weights = [1.0, -1.0, 0.0]
+        env._draw_opponents(1)
+    with pytest.raises(ValueError, match="at least one opponent"):
+        env.opponent = []
