@@ -277,6 +277,12 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train(args: argparse.Namespace) -> int:
+    from train.cli import run  # needs the train extra
+
+    return run(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mancala", description="African sowing games (the mancala family)."
@@ -343,6 +349,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="rule option")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_tournament)
+
+    p = sub.add_parser("train", help="train a MaskablePPO agent by self-play (train extra)")
+    from train.cli import add_arguments  # light: stable-baselines3 is imported by the run
+
+    add_arguments(p)
+    p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("replay", help="step through a recorded game")
     p.add_argument("source", help="a tournament store (SQLite) or a JSON-lines export")

@@ -1,0 +1,85 @@
+"""``mancala train`` and ``python -m train``: self-play training from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import replace
+
+from .config import SELF, load_config
+
+USAGE_ERROR = 2
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("variant", help="rule set name (see 'mancala variants')")
+    parser.add_argument("--config", default=None, help="a TOML file (default: train/configs/)")
+    parser.add_argument("--timesteps", type=int, default=None, help="learner moves in all")
+    parser.add_argument("--n-envs", type=int, default=None, help="games stepped together")
+    parser.add_argument(
+        "--opponents",
+        default=None,
+        help=f"comma-separated agent specs and '{SELF}' (frozen snapshots of the learner), "
+        "e.g. random,greedy,alphabeta:depth=2,self",
+    )
+    parser.add_argument(
+        "--out", default=None, help="folder for models and logs (default runs/VARIANT)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the games and the network")
+    parser.add_argument(
+        "--resume", default=None, metavar="CHECKPOINT", help="OUT/checkpoints/step_N.zip"
+    )
+    parser.add_argument("--max-minutes", type=float, default=None, help="stop after this long")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def run(args: argparse.Namespace) -> int:
+    from agents.ppo import ModelLoadError
+
+    try:
+        from .run import train
+    except ImportError as error:
+        print(
+            f'mancala train: error: training needs the train extra (pip install -e ".[train]"): '
+            f"{error}",
+            file=sys.stderr,
+        )
+        return USAGE_ERROR
+
+    try:
+        config = load_config(args.variant, args.config)
+        changes = {}
+        if args.timesteps is not None:
+            changes["timesteps"] = args.timesteps
+        if args.n_envs is not None:
+            changes["n_envs"] = args.n_envs
+        if args.opponents is not None:
+            changes["opponents"] = [s.strip() for s in args.opponents.split(",") if s.strip()]
+        config = replace(config, **changes)
+        result = train(
+            args.variant,
+            config,
+            out=args.out or f"runs/{args.variant}",
+            seed=args.seed,
+            resume=args.resume,
+            max_minutes=args.max_minutes,
+            progress=not args.no_progress,
+        )
+    except (ValueError, ModelLoadError) as error:
+        print(f"mancala train: error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    print(f"trained {result.timesteps:,} steps in {result.seconds / 60:.1f} min")
+    if result.evaluations:
+        last = result.evaluations[-1]
+        for baseline, (score, low, high) in last.scores.items():
+            print(f"  against {baseline}: {score:.1%} (95% interval {low:.1%}-{high:.1%})")
+    print(f"final model: {result.final_model}  (play it: --agents ppo:{result.final_model})")
+    if result.best_model is not None:
+        print(f"best model:  {result.best_model}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m train", description=__doc__.splitlines()[0])
+    add_arguments(parser)
+    return run(parser.parse_args(argv))

@@ -1,0 +1,101 @@
+"""The opponent pool of self-play: fixed baselines and frozen snapshots of the learner.
+
+Each game of the training batch draws its opponent from the pool when it starts. The learner's
+snapshots share `self_share` of the draws equally (the newest `pool_size` are kept), the
+baselines the rest; before the first snapshot the baselines get every draw.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents import load_agent
+from agents.ppo import load_maskable_ppo
+from mancala_env import Game
+from mancala_env.opponents import OPPONENTS
+from mancala_env.vec_env import MancalaVecEnv, policy_opponent
+
+from .config import SELF
+
+
+class AgentOpponent:
+    """An agent of the suite (a search, say) as a batch opponent: it plays each game of the
+    batch where it is to move, one after the other."""
+
+    def __init__(self, spec: str, variant: str, seed: int | None = None) -> None:
+        self.spec = spec
+        self.agent = load_agent(spec, variant, seed=seed)
+        self.game = Game(variant)
+
+    def __repr__(self) -> str:
+        return f"AgentOpponent({self.spec!r})"
+
+    def act_on_states(self, states: np.ndarray, params: np.ndarray, masks: np.ndarray) -> Any:
+        actions = np.empty(len(states), dtype=np.int64)
+        for i, state in enumerate(states):
+            self.game.state = state.copy()
+            actions[i] = self.agent.act(self.game)
+        return actions
+
+
+class OpponentPool:
+    """The baselines named in `opponents` (agent specs) and, when `opponents` holds "self",
+    the learner's snapshots (saved models)."""
+
+    def __init__(
+        self,
+        variant: str,
+        opponents: list[str],
+        self_share: float,
+        pool_size: int,
+        seed: int | None = None,
+    ) -> None:
+        self.variant = variant
+        self.self_play = SELF in opponents
+        self.baselines = [spec for spec in opponents if spec != SELF]
+        self.self_share = self_share
+        self.pool_size = pool_size
+        self.snapshots: list[Path] = []
+        self._members: dict[str, Any] = {}
+        for k, spec in enumerate(self.baselines):
+            if spec in OPPONENTS:  # compiled batch opponents
+                self._members[spec] = spec
+            else:
+                base = None if seed is None else seed + k
+                self._members[spec] = AgentOpponent(spec, variant, seed=base)
+
+    def add_snapshot(self, path: str | Path) -> None:
+        """A frozen copy of the learner joins the pool; the oldest leaves when it is full."""
+        if not self.self_play:
+            return
+        path = Path(path)
+        self.snapshots.append(path)
+        model = load_maskable_ppo(str(path))
+        self._members[str(path)] = policy_opponent(model, deterministic=False)
+        while len(self.snapshots) > self.pool_size:
+            del self._members[str(self.snapshots.pop(0))]
+
+    def members(self) -> tuple[list[Any], list[float]]:
+        """The pool's opponents and the probability of drawing each."""
+        names = list(self.baselines)
+        weights = [1.0] * len(names)
+        if self.snapshots:
+            base = (1 - self.self_share) / len(names) if names else 0.0
+            weights = [base] * len(names)
+            names += [str(p) for p in self.snapshots]
+            share = self.self_share if self.baselines else 1.0
+            weights += [share / len(self.snapshots)] * len(self.snapshots)
+        return [self._members[n] for n in names], weights
+
+    def apply(self, env: MancalaVecEnv) -> None:
+        """Make the pool the opponent of `env`'s games."""
+        members, weights = self.members()
+        env.opponent_weights = None
+        env.opponent = members
+        env.opponent_weights = weights
+
+    def state(self) -> dict[str, Any]:
+        return {"snapshots": [str(p) for p in self.snapshots]}
