@@ -159,7 +159,7 @@ class SelfPlayCallback(BaseCallback):
         if result.mean_score > self.best_score:
             self.best_score = result.mean_score
             self.model.save(self.out / "best_model.zip")
-        if self._bar is not None:
+        if self.progress:
             shown = ", ".join(f"{b} {s:.0%}" for b, (s, _, _) in result.scores.items())
             self._bar.write(f"step {self.num_timesteps:,}: {shown}")
         return result
