@@ -20,12 +20,16 @@ from ..loader import load_agent
 from .schedule import GameTask
 
 _AGENTS: dict[tuple[str, str], Agent] = {}  # (spec, variant) -> agent, one per worker
+_KEPT = 16  # agents kept loaded per worker (a training run evaluates a new model each time)
 
 
 def _agent(spec: str, variant: str, seed: int) -> Agent:
-    agent = _AGENTS.get((spec, variant))
+    agent = _AGENTS.pop((spec, variant), None)
     if agent is None:
-        agent = _AGENTS[spec, variant] = load_agent(spec, variant, seed=seed)
+        agent = load_agent(spec, variant, seed=seed)
+        while len(_AGENTS) >= _KEPT:
+            del _AGENTS[next(iter(_AGENTS))]  # the least recently used
+    _AGENTS[spec, variant] = agent  # now the most recently used
     agent.reset(seed)
     return agent
 
