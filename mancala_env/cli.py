@@ -1,4 +1,5 @@
-"""The ``mancala`` command line: the rule sets, games in the terminal, benchmarks, tournaments.
+"""The ``mancala`` command line: rule sets, games in the terminal, benchmarks, tournaments,
+replays and training.
 
 Each subcommand is one small function (``cmd_<name>``) registered in `build_parser`; a
 function returns the process exit status. Errors the library reports (an unknown variant or
@@ -206,6 +207,13 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     except (TypeError, ValueError, BackendError) as error:  # a bad store is a ValueError too
         print(f"mancala tournament: error: {error}", file=sys.stderr)
         return USAGE_ERROR
+    except KeyboardInterrupt:
+        print(
+            f"\nmancala tournament: interrupted; the finished games are in {args.db}: "
+            "run the same command to continue",
+            file=sys.stderr,
+        )
+        return 130
     print(format_leaderboard(result))
     print()
     earlier = len(result.records) - result.played
