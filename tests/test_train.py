@@ -59,6 +59,9 @@ def test_a_short_run_saves_a_model_that_plays_as_an_agent(tmp_path):
     assert len(lines) == len(result.evaluations)
     assert (tmp_path / "evaluations.sqlite").exists()
     assert list((tmp_path / "tensorboard").rglob("events.out.tfevents.*"))
+    summary = json.loads((tmp_path / "run.json").read_text())
+    assert summary["variant"] == "oware" and summary["timesteps"] == result.timesteps
+    assert summary["seconds"] > 0 and summary["config"]["n_envs"] == TINY.n_envs
 
 
 def test_a_resumed_run_continues_its_step_count_and_pool(tmp_path):

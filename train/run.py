@@ -120,7 +120,7 @@ def train(
     if not callback.evaluations or callback.evaluations[-1].timesteps != model.num_timesteps:
         callback.run_evaluation()
     best = out / "best_model.zip"
-    return TrainResult(
+    result = TrainResult(
         out=out,
         final_model=final,
         best_model=best if best.exists() else None,
@@ -128,3 +128,13 @@ def train(
         seconds=time.monotonic() - started,
         evaluations=callback.evaluations,
     )
+    summary = {
+        "variant": variant,
+        "timesteps": result.timesteps,
+        "seconds": round(result.seconds, 1),
+        "resumed_from": None if resume is None else str(resume),
+        "seed": seed,
+        "config": config.to_json(),
+    }
+    (out / "run.json").write_text(json.dumps(summary, indent=2))
+    return result
