@@ -9,11 +9,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
-
 CONFIGS = Path(__file__).parent / "configs"
 SELF = "self"  # the opponent name of the learner's frozen snapshots
 
@@ -88,6 +83,10 @@ def load_config(variant: str, path: str | Path | None = None) -> TrainConfig:
         path = CONFIGS / f"{variant}.toml"
         if not path.exists():
             return TrainConfig()
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # Python 3.10: the train extra brings tomli (imported here, not by `mancala --help`)
+        import tomli as tomllib
     path = Path(path)
     try:
         values = tomllib.loads(path.read_text())
