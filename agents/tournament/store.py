@@ -19,6 +19,7 @@ from typing import Any
 from .schedule import TournamentConfig
 
 SCHEMA_VERSION = 1
+_LOCK_TIMEOUT = 60  # seconds a process waits for another that holds the file
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournaments (
     key TEXT PRIMARY KEY,
@@ -83,21 +84,36 @@ class GameStore:
         self.path = Path(path)
         if self.path.parent and not self.path.parent.exists():
             raise StoreError(f"cannot create {self.path}: folder {self.path.parent} does not exist")
-        try:
-            self._db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
-            self._db.row_factory = sqlite3.Row
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, SCHEMA_VERSION):
-                raise StoreError(
-                    f"{self.path} is a tournament store of version {version}; "
-                    f"this mancala_env reads version {SCHEMA_VERSION}"
-                )
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.executescript(SCHEMA)
-            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            self._db.execute("SELECT 1 FROM games LIMIT 1").fetchall()
-        except sqlite3.DatabaseError as error:
-            raise StoreError(f"{self.path} is not a tournament store: {error}") from None
+        self._db = sqlite3.connect(self.path, timeout=_LOCK_TIMEOUT, isolation_level=None)
+        self._db.row_factory = sqlite3.Row
+        deadline = time.monotonic() + _LOCK_TIMEOUT
+        while True:
+            try:
+                self._set_up()
+                return
+            except sqlite3.OperationalError as error:
+                # Setting up (the switch to write-ahead logging above all) can find the file
+                # locked by another process setting it up, without SQLite waiting for it.
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    self._db.close()
+                    raise StoreError(f"cannot open the store {self.path}: {error}") from None
+                time.sleep(0.05)
+            except sqlite3.DatabaseError as error:
+                self._db.close()
+                raise StoreError(f"{self.path} is not a tournament store: {error}") from None
+
+    def _set_up(self) -> None:
+        """Check the file's version and create the tables (once)."""
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version not in (0, SCHEMA_VERSION):
+            raise StoreError(
+                f"{self.path} is a tournament store of version {version}; "
+                f"this mancala_env reads version {SCHEMA_VERSION}"
+            )
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.executescript(SCHEMA)
+        self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        self._db.execute("SELECT 1 FROM games LIMIT 1").fetchall()
 
     def close(self) -> None:
         self._db.close()

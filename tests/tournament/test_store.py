@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -87,3 +90,24 @@ def test_game_lookup_and_export(tmp_path):
     (tmp_path / "bad.jsonl").write_text("{not json\n")
     with pytest.raises(StoreError, match="line 1 is not JSON"):
         load_record(tmp_path / "bad.jsonl")
+
+
+def test_processes_that_open_a_new_store_at_once_all_get_it(tmp_path):
+    """Setting a new file up (tables, write-ahead log) while others do the same must wait
+    for them, not fail with 'database is locked'."""
+    code = (
+        "import sys, time; from agents.tournament import GameStore, TournamentConfig\n"
+        "config = TournamentConfig('oware', ('random', 'greedy'), games_per_pair=2)\n"
+        "for k in range(30):  # all at once: each new file at the same moment\n"
+        "    time.sleep(max(0.0, float(sys.argv[2]) + 0.1 * k - time.time()))\n"
+        "    with GameStore(f'{sys.argv[1]}/{k}.sqlite') as store: store.add_tournament(config)\n"
+    )
+    start = str(time.time() + 3)
+    processes = [
+        subprocess.Popen([sys.executable, "-c", code, str(tmp_path), start], stderr=subprocess.PIPE)
+        for _ in range(6)
+    ]
+    errors = [p.communicate(timeout=120)[1].decode() for p in processes]
+    assert [p.returncode for p in processes] == [0] * 6, errors
+    with GameStore(tmp_path / "29.sqlite") as store:
+        assert len(store.tournaments()) == 1
