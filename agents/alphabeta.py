@@ -270,50 +270,30 @@ def _negamax(
             actions[ply, i], actions[ply, top] = actions[ply, top], actions[ply, i]
             index[ply, i], index[ply, top] = index[ply, top], index[ply, i]
         child = children[ply, index[ply, i]]
-        if child[L.TO_MOVE] == mover:  # an extra turn (or the opponent passes): same view
-            value = _negamax(
-                child,
-                depth - 1,
-                ply + 1,
-                _widen(alpha),
-                _widen(beta),
-                params,
-                kind,
-                tt_keys,
-                tt_values,
-                tt_depths,
-                tt_flags,
-                tt_moves,
-                children,
-                keys,
-                actions,
-                index,
-                stats,
-                noise,
-                set_out_choices,
-            )
-        else:
-            value = -_negamax(
-                child,
-                depth - 1,
-                ply + 1,
-                -_widen(beta),
-                -_widen(alpha),
-                params,
-                kind,
-                tt_keys,
-                tt_values,
-                tt_depths,
-                tt_flags,
-                tt_moves,
-                children,
-                keys,
-                actions,
-                index,
-                stats,
-                noise,
-                set_out_choices,
-            )
+        # An extra turn (or the opponent passes) keeps the mover's view; else the view flips.
+        sign = 1.0 if child[L.TO_MOVE] == mover else -1.0
+        low, high = (_widen(alpha), _widen(beta)) if sign > 0 else (-_widen(beta), -_widen(alpha))
+        value = sign * _negamax(
+            child,
+            depth - 1,
+            ply + 1,
+            low,
+            high,
+            params,
+            kind,
+            tt_keys,
+            tt_values,
+            tt_depths,
+            tt_flags,
+            tt_moves,
+            children,
+            keys,
+            actions,
+            index,
+            stats,
+            noise,
+            set_out_choices,
+        )
         if stats[ABORTED] == 1:
             return 0.0
         value = _decay(value)
