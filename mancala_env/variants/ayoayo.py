@@ -24,18 +24,23 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import layout as L
-from .base import RuleOptions, Variant, choice, flag, guessed_first_player, rule_params
+from .base import (
+    RuleOptions,
+    Variant,
+    choice,
+    flag,
+    guessed_first_player,
+    rule_params,
+    skip_origin_field,
+)
 
 SKIPS = {"move": L.SKIP_MOVE_ORIGIN, "lap": L.SKIP_LAP_ORIGIN, "none": L.SKIP_NONE}
 
 
 @dataclass(frozen=True)
 class AyoayoOptions(RuleOptions):
-    skip_origin: str = choice(
-        "move",
-        ("move", "lap", "none"),
-        "the pit a move starts from stays empty on every lap (Pratt), each lap passes over "
-        "its own lifted pit, or no pit is passed over",
+    skip_origin: str = skip_origin_field(
+        "move", "Pratt: the pit played always remains empty", ("move", "lap", "none")
     )
     capture_sowing_seed: bool = flag(
         False, "a capture takes the sowing seed too (004's reading; Pratt leaves it)"
@@ -75,11 +80,8 @@ def to_params(options: AyoayoOptions) -> np.ndarray:
 @dataclass(frozen=True)
 class TampoduoOptions(AyoayoOptions):
     first_player: str = guessed_first_player()
-    skip_origin: str = choice(
-        "none",
-        ("none", "move", "lap"),
-        "no pit is passed over (Tampoduo's text, unlike Ayoayo's, has no such rule), the pit "
-        "a move starts from stays empty, or each lap passes over its own lifted pit",
+    skip_origin: str = skip_origin_field(
+        "none", "Tampoduo's text, unlike Ayoayo's, has no such rule"
     )
     capture_sowing_seed: bool = flag(True, "a capture takes the sowing seed too")
     feeding: str = choice(

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..engine import layout as L
 from .ayoayo import SKIPS
-from .base import RuleOptions, Variant, choice, counts_mask, number, rule_params
+from .base import RuleOptions, Variant, choice, counts_mask, number, rule_params, skip_origin_field
 
 ODU = {
     "forward": L.SPECIAL_TRANSFER_FORWARD,
@@ -38,8 +38,8 @@ ODU = {
 
 @dataclass(frozen=True)
 class AyoyayoOptions(RuleOptions):
-    skip_origin: str = choice(
-        "move", ("move", "none"), "twelve or more seeds pass over the emptied house, or not"
+    skip_origin: str = skip_origin_field(
+        "move", "twelve or more seeds pass over the emptied house, as in Oware", ("move", "none")
     )
     max_houses: int = number(5, 1, "most houses one capture may empty")
     odu: str = choice(

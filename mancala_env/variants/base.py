@@ -25,6 +25,20 @@ def choice(default: Any, choices: tuple, doc: str) -> Any:
 
 
 PLAYERS = ("player_0", "player_1", "random")
+SKIP_ORIGIN_READINGS = {
+    "none": "none: no pit is passed over",
+    "move": "move: the pit the move started from is passed over on every lap",
+    "lap": "lap: each lap passes over the pit it was lifted from",
+}
+
+
+def skip_origin_field(
+    default: str, reason: str, choices: tuple[str, ...] = ("none", "move", "lap")
+) -> Any:
+    """The option naming which lifted pit a sowing passes over on its way round the board (the
+    sources differ); `reason` says why `default` is this rule set's reading."""
+    readings = "; ".join(SKIP_ORIGIN_READINGS[c] for c in choices)
+    return choice(default, choices, f"{readings} ({reason})")
 
 
 def first_player_field(

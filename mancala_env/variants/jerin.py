@@ -34,7 +34,15 @@ import numpy as np
 
 from ..engine import layout as L
 from .ayoayo import SKIPS
-from .base import RuleOptions, Variant, choice, match_flag, max_rounds_field, rule_params
+from .base import (
+    RuleOptions,
+    Variant,
+    choice,
+    match_flag,
+    max_rounds_field,
+    rule_params,
+    skip_origin_field,
+)
 from .ncho import fours_buy_houses
 
 OPENINGS = {
@@ -51,9 +59,7 @@ class JerinOptions(RuleOptions):
         "the two-house opening is each player's first move of a round, or only the round's "
         "very first move",
     )
-    skip_origin: str = choice(
-        "none", ("none", "move", "lap"), "which lifted house sowing passes over, if any"
-    )
+    skip_origin: str = skip_origin_field("none", "the source names no such rule")
     stuck: str = choice(
         "pass", ("pass", "end"), "a player with no seeds is passed over, or the round ends"
     )

@@ -43,6 +43,7 @@ from .base import (
     match_flag,
     max_rounds_field,
     rule_params,
+    skip_origin_field,
 )
 
 MATCH_TARGET = 43  # "until one player captures 43 or more seeds"
@@ -51,12 +52,7 @@ MATCH_TARGET = 43  # "until one player captures 43 or more seeds"
 @dataclass(frozen=True)
 class LayliGoobalayOptions(RuleOptions):
     first_player: str = guessed_first_player()
-    skip_origin: str = choice(
-        "none",
-        ("none", "move", "lap"),
-        "no house is passed over when the seeds go round (the source names no such rule), the "
-        "house a move starts from stays empty, or each lap passes over its own lifted house",
-    )
+    skip_origin: str = skip_origin_field("none", "the source names no such rule")
     uur_relay: str = choice(
         "end",
         ("end", "lift"),

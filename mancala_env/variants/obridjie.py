@@ -26,16 +26,14 @@ import numpy as np
 
 from ..engine import layout as L
 from .ayoayo import SKIPS
-from .base import RuleOptions, Variant, choice, guessed_first_player, rule_params
+from .base import RuleOptions, Variant, choice, guessed_first_player, rule_params, skip_origin_field
 from .oware import REMAINDERS
 
 
 @dataclass(frozen=True)
 class ObridjieOptions(RuleOptions):
     first_player: str = guessed_first_player()
-    skip_origin: str = choice(
-        "none", ("none", "move", "lap"), "which lifted house sowing passes over, if any"
-    )
+    skip_origin: str = skip_origin_field("none", "the source names no such rule")
     stuck: str = choice(
         "pass",
         ("pass", "end"),
