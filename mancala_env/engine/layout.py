@@ -40,7 +40,20 @@ ROUND_OVER = ROUND_START_STORE + 2  # 1 once the current round has ended
 UUR = ROUND_OVER + 1  # UUR + pit: 1 + the player owning a 'pregnant' (uur) pit, 0 for none
 SETUP = UUR + N_PITS  # SETUP + i: scratch for a variant's setting out (8 slots)
 WINNER = SETUP + 8  # once the game is over: the winning player, -1 for a draw
-STATE_SIZE = WINNER + 1
+BOARD_LOW = WINNER + 1  # the fewest seeds the board has held this game (P_STALL_NEW_LOW)
+# 10 Mighty Men's special pieces, one slot each (see `engine.pieces`).
+MAX_PIECES = 12
+PIECE_KIND = BOARD_LOW + 1  # PIECE_KIND + i: the piece's KIND_*, 0 once it is a regular piece
+PIECE_AT = PIECE_KIND + MAX_PIECES  # PIECE_AT + i: a pit, AT_STORE + p, AT_HAND, or AT_NOWHERE
+PIECE_SINCE = PIECE_AT + MAX_PIECES  # PIECE_SINCE + i: when the piece came to its pit (a stamp)
+PIECE_DROP = PIECE_SINCE + MAX_PIECES  # PIECE_DROP + i: its place in the sowing under way, or -1
+PIECE_SHIFT = PIECE_DROP + MAX_PIECES  # PIECE_SHIFT + i: pits a Hunter or Trickster moves on
+PIECE_FOUND = PIECE_SHIFT + MAX_PIECES  # PIECE_FOUND + i: pieces in the pit it was dropped into
+PIECE_ACTS = PIECE_FOUND + MAX_PIECES  # PIECE_ACTS + i: the KIND_* whose power it has to resolve
+PIECE_AS = PIECE_ACTS + MAX_PIECES  # PIECE_AS + i: the kind a Chieftain is this play, 0: his own
+MOVE = PIECE_AS + MAX_PIECES  # MOVE + MOVE_*: a move of pieces under way (see `engine.pieces`)
+MOVE_SLOTS = 12
+STATE_SIZE = MOVE + MOVE_SLOTS
 
 # Why a game ended (state[END_REASON]).
 END_NONE = 0
@@ -102,7 +115,14 @@ P_SETUP = 34  # a variant's setting out before play (0: none; values are the var
 P_FIRST_TURN = 35  # a variant's rule for each player's first turn (0: none)
 P_MAX_ROUNDS = 44  # a match still undecided after this many rounds is decided on seeds held
 P_N_ACTIONS = 45  # the size of the rule set's action space (set by `rule_params`)
-PARAMS_SIZE = 48  # room for the parameters of rule sets still to come
+P_STALL_NEW_LOW = 46  # 1: the stall count restarts only when the board reaches a new low
+P_PIECES = 47  # how many special pieces are in play (10 Mighty Men)
+P_PIECE_KIND = 48  # P_PIECE_KIND + i: the KIND_* of piece i
+P_PIECE_PIT = P_PIECE_KIND + MAX_PIECES  # P_PIECE_PIT + i: piece i's pit in a given setting out
+P_PIECE_RULES = P_PIECE_PIT + MAX_PIECES  # PIECE_RULES_*: when the pieces use their powers
+P_PIECE_SETUP = P_PIECE_RULES + 1  # PIECE_SETUP_*: how the pieces are set out
+P_PIECE_GAME = P_PIECE_SETUP + 1  # 1: a game of special pieces (moves in `engine.pieces`)
+PARAMS_SIZE = 80  # room for the parameters of rule sets still to come
 
 CONTINUE_NEVER = 0  # single lap: the turn ends with the last seed
 CONTINUE_OCCUPIED = 1  # relay: lift the last pit again when it was not empty
@@ -134,6 +154,7 @@ NO_MOVE_PASS = 2  # the turn passes to the opponent
 REMAINDER_OWNER = 0  # each player takes the seeds on their own row
 REMAINDER_SPLIT = 1  # split evenly; the player with more on their row keeps the odd one
 REMAINDER_LAST_CAPTURER = 2  # all to the player who last took seeds (Ncho's eleventh four)
+REMAINDER_LAST_MOVER = 3  # all to the player who moved last (10 Mighty Men)
 
 SPECIAL_NONE = 0
 SPECIAL_TRANSFER_FORWARD = 1  # move a house's seeds en bloc to the next own house
@@ -150,7 +171,25 @@ OPENING_TWO_HOUSES_ROUND_START = 2  # ... only the very first move of a round
 PHASE_PLAY = 0
 PHASE_SET_OUT = 1  # the distributor places the seeds in the central holes (Mangala)
 PHASE_CHOOSE = 2  # the other player accepts the position or turns the board round
-PHASE_NAMES = {PHASE_PLAY: "play", PHASE_SET_OUT: "set_out", PHASE_CHOOSE: "choose"}
+PHASE_PLACE = 3  # one player places the next special piece in a pit (10 Mighty Men)
+PHASE_SIDE = 4  # the other player keeps the board or turns it round
+PHASE_DROP = 5  # the mover chooses where in the sowing a lifted special piece falls
+PHASE_SHIFT = 6  # ... how far the Hunter or the Trickster moves on
+PHASE_BORROW = 7  # ... whose power the Chieftain takes
+PHASE_FLOCK_COUNT = 8  # ... how many pieces the Shepherd leaves in the next of his three pits
+PHASE_FLOCK_PIECE = 9  # ... which of his three pits a special piece among them goes to
+PHASE_NAMES = {
+    PHASE_PLAY: "play",
+    PHASE_SET_OUT: "set_out",
+    PHASE_CHOOSE: "choose",
+    PHASE_PLACE: "place",
+    PHASE_SIDE: "side",
+    PHASE_DROP: "drop",
+    PHASE_SHIFT: "shift",
+    PHASE_BORROW: "borrow",
+    PHASE_FLOCK_COUNT: "flock_count",
+    PHASE_FLOCK_PIECE: "flock_piece",
+}
 
 ROUNDS_NONE = 0  # an episode is one round
 ROUNDS_FOURS_BUY_HOUSES = 1  # each four captured fills a house; houses change hands (Ncho, J'erin)
@@ -193,3 +232,56 @@ SETUP_STARTER_DISTRIBUTOR = 1  # the player who set out the seeds sows first
 # P_FIRST_TURN: each player's first turn.
 FIRST_TURN_NONE = 0
 FIRST_TURN_RIGHTMOST = 1  # lift the rightmost filled own hole, relay until empty, no capture
+
+# 10 Mighty Men: the kinds of special piece (PIECE_KIND, P_PIECE_KIND), 0 for a regular piece.
+KIND_NONE = 0
+KIND_FARMER = 1
+KIND_SHEPHERD = 2
+KIND_HUNTER = 3
+KIND_WARRIOR = 4
+KIND_CHIEFTAIN = 5
+KIND_WISE_MOTHER = 6
+KIND_WITCH_DOCTOR = 7
+KIND_TRICKSTER = 8
+KIND_ASSASSIN = 9
+KIND_SPY = 10
+KIND_NAMES = {
+    KIND_FARMER: "farmer",
+    KIND_SHEPHERD: "shepherd",
+    KIND_HUNTER: "hunter",
+    KIND_WARRIOR: "warrior",
+    KIND_CHIEFTAIN: "chieftain",
+    KIND_WISE_MOTHER: "wise_mother",
+    KIND_WITCH_DOCTOR: "witch_doctor",
+    KIND_TRICKSTER: "trickster",
+    KIND_ASSASSIN: "assassin",
+    KIND_SPY: "spy",
+}
+
+# Where a special piece is (PIECE_AT): a pit 0..N_PITS-1, or one of these.
+AT_STORE = N_PITS  # AT_STORE + p: captured by player p
+AT_HAND = N_PITS + 2  # lifted, waiting to be sown or set down again
+AT_NOWHERE = -1  # no piece in this slot (or it became a regular piece)
+
+# A move of pieces under way (MOVE + MOVE_*).
+MOVE_ORIGIN = 0  # the pit lifted
+MOVE_HAND = 1  # pieces lifted
+MOVE_PIECE = 2  # the slot of the piece a decision is about
+MOVE_LAST_PIT = 3  # the pit the last piece fell into
+MOVE_LAST_PIECE = 4  # the slot of the last piece sown, -1 for a regular piece
+MOVE_CAPTURES = 5  # 1: the last piece fell into an empty pit of the mover's row
+MOVE_SLAM_ALLOWED = 6  # 1: every lift would take the opponent's last pieces
+MOVE_RESOLVED = 7  # places in the sowing whose powers have been resolved
+MOVE_STAMP = 8  # stamps handed out so far (PIECE_SINCE)
+MOVE_FLOCK = 9  # the Shepherd's pit while he rearranges
+MOVE_FLOCK_COUNTS = 10  # the counts chosen for his preceding and own pits, two slots
+
+# P_PIECE_RULES: when a special piece uses its power.
+PIECE_RULES_MAHER = 0  # whenever it is sown (Maher)
+PIECE_RULES_CALM = 1  # only as the last piece sown; the Trickster is sown first (Gering)
+
+# P_PIECE_SETUP: how the special pieces are set out.
+PIECE_SETUP_PLAYERS = 0  # one player places them, the other chooses a side, the first moves first
+PIECE_SETUP_GIVEN = 1  # in the pits P_PIECE_PIT
+PIECE_SETUP_RANDOM = 2  # in pits drawn from the reset seed
+PIECES_PER_PIT = 4  # a pit holds at most this many special pieces when they are set out

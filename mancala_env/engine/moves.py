@@ -9,6 +9,8 @@ Action numbers, seen from the mover's side:
   Ayoyayo's odu transfer (house ``h`` en bloc to the next house, then to the previous one), or
   J'erin's opening (the pits ``h`` and ``h + 1`` lifted together), or Mangala's setting out
   (see `setting_out`).
+- A game of special pieces (10 Mighty Men) has the values of its decisions instead (see
+  `pieces`).
 """
 
 import numpy as np
@@ -31,6 +33,7 @@ from .layout import (
     P_MIN_LIFT,
     P_N_ACTIONS,
     P_OPENING,
+    P_PIECE_GAME,
     P_SETUP,
     P_SPECIAL_MOVE,
     P_TOTAL_SEEDS,
@@ -44,6 +47,7 @@ from .layout import (
     TURNS,
     UUR,
 )
+from .pieces import VALUES, piece_candidates, play_pieces
 from .setting_out import set_out, setting_out_candidates
 from .sowing import ENDLESS, sow, sow_hand, sow_relay
 
@@ -73,6 +77,8 @@ def _first_turn(state, mover, params):
 @njit(cache=True)
 def play(state, action, mover, params):
     """Make the move `action` of `mover` on `state`; return capture flags, or ENDLESS."""
+    if params[P_PIECE_GAME] == 1:
+        return play_pieces(state, action, mover, params)
     lifts = params[P_LIFT_ACTIONS]
     if state[PHASE] != PHASE_PLAY:
         return set_out(state, action - lifts, mover, params)
@@ -108,6 +114,9 @@ def play(state, action, mover, params):
 def rule_candidates(state, mover, params, out):
     """Mark the actions the sowing and special-move rules allow, before feeding and relays."""
     out[: params[P_N_ACTIONS]] = 0
+    if params[P_PIECE_GAME] == 1:
+        piece_candidates(state, mover, params, out)
+        return
     lifts = params[P_LIFT_ACTIONS]
     if state[PHASE] != PHASE_PLAY:
         setting_out_candidates(state, params, out)
@@ -161,8 +170,8 @@ def lifted_pit(action, mover, params):
     lifts = params[P_LIFT_ACTIONS]
     if action < lifts:
         return house_pit(mover, action)
-    if params[P_SETUP] == SETUP_CENTRAL_CHOSEN:  # a setting-out action lifts nothing
-        return -1
+    if params[P_SETUP] == SETUP_CENTRAL_CHOSEN or params[P_PIECE_GAME] == 1:
+        return -1  # a setting-out action, or a decision about special pieces, lifts nothing
     if params[P_OPENING] != OPENING_NONE:
         return house_pit(mover, action - lifts)
     return house_pit(mover, (action - lifts) % N_HOUSES)
@@ -171,6 +180,8 @@ def lifted_pit(action, mover, params):
 def action_count(params: np.ndarray) -> int:
     """The size of a rule set's action space: its lifts, then its extra actions."""
     lifts = int(params[P_LIFT_ACTIONS])
+    if params[P_PIECE_GAME] == 1:
+        return lifts + VALUES
     if params[P_SPECIAL_MOVE] == SPECIAL_TRANSFER_EITHER:
         return lifts + 2 * N_HOUSES
     if params[P_SPECIAL_MOVE] == SPECIAL_TRANSFER_FORWARD:

@@ -31,6 +31,7 @@ from .layout import (
     LAST_ACTION,
     LAST_CAPTURER,
     LAST_PIT,
+    BOARD_LOW,
     LEGAL,
     MAX_ACTIONS,
     MOVE_NUMBER,
@@ -50,15 +51,18 @@ from .layout import (
     P_MIN_LIFT,
     P_N_ACTIONS,
     P_NO_MOVE,
+    P_PIECE_GAME,
     P_REMAINDER,
     P_SEEDS_PER_HOUSE,
     P_STALL_LIMIT,
+    P_STALL_NEW_LOW,
     P_STALL_REMAINDER,
     PARAMS_SIZE,
     PHASE,
     PHASE_PLAY,
     REMAINDER_LAST_CAPTURER,
     REMAINDER_SPLIT,
+    REMAINDER_LAST_MOVER,
     ROUND_OVER,
     ROUND_STARTER,
     STALL,
@@ -70,6 +74,7 @@ from .layout import (
     WINNER,
 )
 from .moves import lifted_pit, play, rule_candidates
+from .pieces import pieces_follow, start_pieces
 from .rounds import close_round
 from .setting_out import start_setting_out
 from .sowing import ENDLESS
@@ -147,7 +152,12 @@ def _hand_out_uur(state):
 @njit(cache=True)
 def _finish(state, remainder, reason):
     """End the game: hand out the seeds still on the board and record why it ended."""
+    if remainder == REMAINDER_LAST_MOVER:  # the player to move has none: the other moved last
+        _award_board(state, 1 - state[TO_MOVE], reason)
+        return
     _hand_out_uur(state)
+    for pit in range(N_PITS):
+        pieces_follow(state, pit, state[OWNER + pit])
     if remainder == REMAINDER_LAST_CAPTURER and state[LAST_CAPTURER] >= 0:
         state[STORE + state[LAST_CAPTURER]] += board_seeds(state)
     elif remainder == REMAINDER_SPLIT:
@@ -176,6 +186,8 @@ def _end_round(state, reason):
 def _award_board(state, player, reason):
     """End the game with every seed left on the board going to `player`."""
     _hand_out_uur(state)
+    for pit in range(N_PITS):
+        pieces_follow(state, pit, player)
     state[STORE + player] += board_seeds(state)
     _end_round(state, reason)
 
@@ -280,15 +292,23 @@ def step(state, action, params):
     opponent_was_empty = row_seeds(state, opponent) == 0
     could_feed = state[FEED_POSSIBLE] == 1
     seeds_before = board_seeds(state)
-    setting_out = state[PHASE] != PHASE_PLAY
+    decision = state[PHASE] != PHASE_PLAY  # a setting-out step, or a decision within a move
     flags = play(state, action, mover, params)
     state[MOVE_NUMBER] += 1
     state[LAST_ACTION] = action
-    state[LAST_PIT] = lifted_pit(action, mover, params)
-    if not setting_out:  # a setting-out step is no turn, and no ply towards the stall limit
+    if not decision:  # a decision is no turn, and no ply towards the stall limit
+        state[LAST_PIT] = lifted_pit(action, mover, params)
         state[TURNS + mover] += 1
-    taken = board_seeds(state) < seeds_before
-    state[STALL] = 0 if setting_out or taken else state[STALL] + 1
+    seeds = board_seeds(state)
+    if params[P_STALL_NEW_LOW] == 1:  # seeds can come back (the Witch Doctor): count new lows
+        taken = seeds < state[BOARD_LOW]
+        state[BOARD_LOW] = min(seeds, state[BOARD_LOW])
+    else:
+        taken = seeds < seeds_before
+    if taken:
+        state[STALL] = 0
+    elif not decision:
+        state[STALL] += 1
     if params[P_FEEDING] == FEED_PENALTY and opponent_was_empty and row_seeds(state, opponent) == 0:
         if flags & CAPTURED:
             # The opponent's last seeds were captured: the mover keeps their own.
@@ -302,8 +322,9 @@ def step(state, action, params):
 
 
 @njit(cache=True)
-def new_game(params, first_player, out):
-    """Write the starting position into `out` and settle the first turn."""
+def new_game(params, first_player, out, seed=0):
+    """Write the starting position into `out` and settle the first turn (`seed` draws a random
+    setting out of special pieces)."""
     out[:] = 0
     for pit in range(N_PITS):
         out[pit] = params[P_SEEDS_PER_HOUSE]
@@ -315,6 +336,9 @@ def new_game(params, first_player, out):
     out[LAST_CAPTURER] = -1
     out[WINNER] = -1
     start_setting_out(out, params, first_player)
+    if params[P_PIECE_GAME] == 1:
+        start_pieces(out, params, first_player, seed)
+    out[BOARD_LOW] = board_seeds(out)
     begin_turn(out, params)
 
 

@@ -6,6 +6,7 @@ from .base import RuleOptions, Variant, describe_options
 from .jerin import JERIN
 from .layli_goobalay import LAYLI_GOOBALAY
 from .mangala import MANGALA
+from .mighty_men import MIGHTY_MEN, MIGHTY_MEN_CALM
 from .ncho import NCHO
 from .obridjie import OBRIDJIE
 from .ouri import OURI
@@ -27,6 +28,8 @@ VARIANTS: dict[str, Variant] = {
         RIO_KADALIS,
         LAYLI_GOOBALAY,
         MANGALA,
+        MIGHTY_MEN,
+        MIGHTY_MEN_CALM,
     )
 }
 

@@ -82,6 +82,12 @@ def max_rounds_field() -> Any:
     )
 
 
+def text(default: str, allowed: str, doc: str) -> Any:
+    """A dataclass field holding text that its rule set parses and checks (`allowed` says what
+    it may be)."""
+    return field(default=default, metadata={"allowed": allowed, "doc": doc})
+
+
 def number(default: int, low: int, doc: str) -> Any:
     """A dataclass field holding an integer of at least `low`."""
     return field(default=default, metadata={"low": low, "doc": doc})
@@ -178,6 +184,8 @@ class Variant:
 
 def allowed_values(f: dataclasses.Field) -> str:
     """The values an option field allows, as text."""
+    if "allowed" in f.metadata:
+        return f.metadata["allowed"]
     if "choices" in f.metadata:
         return ", ".join(
             str(c).lower() if isinstance(c, bool) else str(c) for c in f.metadata["choices"]
