@@ -58,11 +58,11 @@ def _write_view(state, params, observation, mask, n_actions):
 
 
 @njit(cache=True, parallel=True)
-def batch_reset(states, params, first_players, observations, masks, to_move):
-    """Set out a new game in every row."""
+def batch_reset(states, params, first_players, seeds, observations, masks, to_move):
+    """Set out a new game in every row (`seeds`: for a random setting out of special pieces)."""
     n_actions = masks.shape[1]
     for i in prange(states.shape[0]):
-        new_game(params, first_players[i], states[i])
+        new_game(params, first_players[i], states[i], seeds[i])
         _write_view(states[i], params, observations[i], masks[i], n_actions)
         to_move[i] = states[i, L.TO_MOVE]
 
@@ -74,6 +74,7 @@ def batch_step(
     active,
     params,
     first_players,
+    seeds,
     observations,
     masks,
     rewards,
@@ -114,7 +115,7 @@ def batch_step(
             if winner >= 0:
                 rewards[i, winner] = 1.0
                 rewards[i, 1 - winner] = -1.0
-            new_game(params, first_players[i], state)
+            new_game(params, first_players[i], state, seeds[i])
         _write_view(state, params, observations[i], masks[i], n_actions)
         to_move[i] = state[L.TO_MOVE]
     return -1
@@ -130,7 +131,7 @@ class BatchedGames:
         if game.params[L.P_SETUP] == L.SETUP_CENTRAL_RANDOM:
             raise ValueError(
                 "a batch cannot draw a random setting out for each game; "
-                "use setting_out='players' or 'fixed'"
+                "use setting_out='agents' or 'fixed'"
             )
         self.variant = game.variant
         self.options = game.options
@@ -161,6 +162,13 @@ class BatchedGames:
             return self._rng.integers(0, 2, size=self.n_games, dtype=np.int32)
         return np.full(self.n_games, int(first[-1]), dtype=np.int32)
 
+    def _setting_out_seeds(self) -> np.ndarray:
+        """A seed per game for a random setting out of special pieces (else zeros)."""
+        p = self.params
+        if p[L.P_PIECE_GAME] == 1 and p[L.P_PIECE_SETUP] == L.PIECE_SETUP_RANDOM:
+            return self._rng.integers(0, 2**31 - 1, size=self.n_games, dtype=np.int64)
+        return np.zeros(self.n_games, dtype=np.int64)
+
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Start every game afresh; returns observations, masks and the players to move."""
         if seed is not None:
@@ -169,6 +177,7 @@ class BatchedGames:
             self.states,
             self.params,
             self._first_players(),
+            self._setting_out_seeds(),
             self._observations,
             self.masks,
             self.to_move,
@@ -202,6 +211,7 @@ class BatchedGames:
             active,
             self.params,
             self._first_players(),
+            self._setting_out_seeds(),
             self._observations,
             self.masks,
             self._rewards,

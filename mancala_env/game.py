@@ -12,8 +12,10 @@ from typing import Any
 import numpy as np
 
 from .engine import layout as L
+from .engine.pieces import random_setting_out_seed
 from .engine.setting_out import random_layout
 from .engine.turn import ILLEGAL, begin_turn, new_game, step
+from .piece_snapshot import PieceSnapshotError, pieces_in_hand, pieces_snapshot, restore_pieces
 from .variants import RuleOptions, Variant, get_variant
 
 
@@ -45,14 +47,18 @@ class Game:
 
     def reset(self, rng: np.random.Generator | None = None) -> None:
         """Set out the starting position; `rng` draws the first player when that is random,
-        and then a random layout of the central holes (Mangala's `setting_out="random"`)."""
+        and then a random layout of the central holes (Mangala's `setting_out="random"`) or of
+        the special pieces (10 Mighty Men's)."""
         rng = rng if rng is not None else np.random.default_rng()
         first = self.options.first_player
         player = int(rng.integers(2)) if first == "random" else int(first[-1])
         params = self.params
+        seed = 0
         if params[L.P_SETUP] == L.SETUP_CENTRAL_RANDOM:
             params = random_layout(params, rng)
-        new_game(params, player, self.state)
+        if params[L.P_PIECE_GAME] == 1 and params[L.P_PIECE_SETUP] == L.PIECE_SETUP_RANDOM:
+            seed = random_setting_out_seed(rng)
+        new_game(params, player, self.state, seed)
 
     # ---- reading the position -------------------------------------------------------------
     @property
@@ -98,6 +104,8 @@ class Game:
             if action < L.N_HOUSES:
                 return f"lifts house {action + 1}"
             return f"lifts the opponent's house {action - L.N_HOUSES + 1}, now theirs"
+        if p[L.P_PIECE_GAME] == 1:
+            return describe_decision(self.state, extra)
         if p[L.P_SETUP] == L.SETUP_CENTRAL_CHOSEN:
             total = int(p[L.P_TOTAL_SEEDS])
             if extra <= total:
@@ -162,6 +170,7 @@ class Game:
             ],
             "setup": [int(x) for x in s[L.SETUP : L.SETUP + 8]],
             "phase": L.PHASE_NAMES[int(s[L.PHASE])],
+            **(pieces_snapshot(s, self.params) if self.params[L.P_PIECE_GAME] == 1 else {}),
         }
 
     @classmethod
@@ -189,11 +198,13 @@ class Game:
         if to_move not in (0, 1, None):
             raise SnapshotError(f"'to_move' must be 0, 1 or null, got {to_move!r}")
         phase = _phase(snapshot.get("phase", "play"))
-        if phase != L.PHASE_PLAY and self.params[L.P_SETUP] != L.SETUP_CENTRAL_CHOSEN:
-            raise SnapshotError(f"{self.variant.name} has no setting out: 'phase' must be 'play'")
-        if sum(pits) + sum(stores) != self.total_seeds:
+        if phase not in self._phases():
+            names = ", ".join(L.PHASE_NAMES[p] for p in self._phases())
+            raise SnapshotError(f"{self.variant.name}'s 'phase' must be one of {names}")
+        held = sum(pits) + sum(stores) + pieces_in_hand(snapshot)
+        if held != self.total_seeds:
             raise SnapshotError(
-                f"snapshot holds {sum(pits) + sum(stores)} seeds; "
+                f"snapshot holds {held} seeds; "
                 f"{self.variant.name} is played with {self.total_seeds}"
             )
         s = np.zeros(L.STATE_SIZE, dtype=np.int32)
@@ -244,6 +255,13 @@ class Game:
         if winner not in (0, 1, None):
             raise SnapshotError(f"'winner' must be 0, 1 or null, got {winner!r}")
         s[L.WINNER] = -1 if winner is None else winner
+        if self.params[L.P_PIECE_GAME] == 1:
+            try:
+                restore_pieces(snapshot, s, self.params)
+            except PieceSnapshotError as error:
+                raise SnapshotError(str(error)) from error
+        else:
+            s[L.BOARD_LOW] = sum(pits)
         if to_move is None:
             if any(pits):
                 raise SnapshotError("a finished game ('to_move': null) has no seeds on the board")
@@ -253,6 +271,36 @@ class Game:
             s[L.TO_MOVE] = to_move
             begin_turn(s, self.params)
         self.state[:] = s
+
+    def _phases(self) -> tuple[int, ...]:
+        """The phases a game of this rule set can be in."""
+        if self.params[L.P_PIECE_GAME] == 1:
+            return tuple(range(L.PHASE_PLACE, L.PHASE_FLOCK_PIECE + 1)) + (L.PHASE_PLAY,)
+        if self.params[L.P_SETUP] == L.SETUP_CENTRAL_CHOSEN:
+            return (L.PHASE_PLAY, L.PHASE_SET_OUT, L.PHASE_CHOOSE)
+        return (L.PHASE_PLAY,)
+
+
+def describe_decision(state: np.ndarray, value: int) -> str:
+    """What the value `value` of the decision now asked in a game of special pieces means."""
+    phase = int(state[L.PHASE])
+    piece = L.KIND_NAMES.get(int(state[L.PIECE_KIND + state[L.MOVE + L.MOVE_PIECE]]), "piece")
+    if phase == L.PHASE_PLACE:
+        return f"places the {piece} in pit {value + 1} counted from their house 1"
+    if phase == L.PHASE_SIDE:
+        return "keeps the board as it is" if value == 0 else "turns the board round"
+    if phase == L.PHASE_DROP:
+        return f"sows the {piece} as piece {value + 1} of the hand"
+    if phase == L.PHASE_SHIFT:
+        return f"moves the {piece} {value} pits further"
+    if phase == L.PHASE_BORROW:
+        return f"gives the chieftain the power of the {L.KIND_NAMES.get(value, '?')}"
+    if phase == L.PHASE_FLOCK_COUNT:
+        return f"has the shepherd leave {value} pieces in the next of his pits"
+    if phase == L.PHASE_FLOCK_PIECE:
+        pit = ("preceding", "own", "following")[value] if value < 3 else "?"
+        return f"has the shepherd set the {piece} in his {pit} pit"
+    return f"decision value {value}"
 
 
 def _phase(name: str) -> int:

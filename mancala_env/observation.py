@@ -12,6 +12,15 @@ Rule sets whose players set out the seeds (Mangala) then add four numbers: the p
 1 setting out the central holes, 2 accepting or turning the board round), whether the observer
 is the player who sets out the seeds, the central holes filled so far, and the seeds still to
 be set out (they wait in the central hole being filled).
+Rule sets with special pieces (10 Mighty Men) then add, for each of the 12 piece slots: its kind
+(0 none or a regular piece, 1 Farmer .. 10 Spy, as `layout.KIND_*`), where it is (0..11 the
+pits in the observer's order, 12 the observer's store, 13 the opponent's, 14 in hand, 15
+nowhere), how many special pieces in its pit came there before it (what the Spy asks), its
+place in the sowing under way (0 none, else 1 + place) and the Hunter's or Trickster's distance
+chosen (0 none or undecided, else 1 + distance); then whether each pit is poisoned (observer's
+order); then the decision asked: the phase (`layout.PHASE_*`), the slot it is about (1 + slot),
+the pieces lifted, the lifted pit (observer's order, 12 for none), the Shepherd's pit (the
+same), and the two counts he has chosen (0 none, else 1 + count).
 """
 
 import numpy as np
@@ -20,7 +29,8 @@ from numba import njit
 from .engine import layout as L
 from .engine.setting_out import central_pit
 
-MAX_OBSERVATION = 64  # more numbers than any rule set's observation has
+MAX_OBSERVATION = 128  # more numbers than any rule set's observation has
+PLACE_CODES = 16  # where a special piece is, as the observation tells it
 
 
 @njit(cache=True)
@@ -39,6 +49,63 @@ def has_uur(params):
 def has_setting_out(params):
     """Whether the players set out the seeds before play (Mangala's central holes)."""
     return params[L.P_SETUP] == L.SETUP_CENTRAL_CHOSEN
+
+
+@njit(cache=True)
+def has_pieces(params):
+    """Whether the game has special pieces (10 Mighty Men)."""
+    return params[L.P_PIECE_GAME] == 1
+
+
+@njit(cache=True)
+def _seen_pit(pit, player):
+    """A pit in `player`'s order (their house 1 first); 12 for none."""
+    return (pit - player * L.N_HOUSES) % L.N_PITS if pit >= 0 else L.N_PITS
+
+
+@njit(cache=True)
+def _seen_place(at, player):
+    if 0 <= at < L.N_PITS:
+        return _seen_pit(at, player)
+    if at == L.AT_STORE + player:
+        return L.N_PITS
+    if at == L.AT_STORE + 1 - player:
+        return L.N_PITS + 1
+    return L.N_PITS + 2 if at == L.AT_HAND else L.N_PITS + 3
+
+
+@njit(cache=True)
+def _write_pieces(state, player, out, n, bounds):
+    """The special pieces and the decision asked (see the module's docstring)."""
+    for i in range(L.MAX_PIECES):
+        kind = state[L.PIECE_KIND + i]
+        at = state[L.PIECE_AT + i] if kind != 0 else L.AT_NOWHERE
+        earlier = 0
+        for j in range(L.MAX_PIECES):
+            if j != i and state[L.PIECE_KIND + j] != 0 and state[L.PIECE_AT + j] == at:
+                earlier += state[L.PIECE_SINCE + j] < state[L.PIECE_SINCE + i]
+        out[n] = 10 if bounds else kind
+        out[n + 1] = PLACE_CODES - 1 if bounds else _seen_place(at, player)
+        out[n + 2] = L.MAX_PIECES - 1 if bounds else (earlier if 0 <= at < L.N_PITS else 0)
+        out[n + 3] = 48 if bounds else state[L.PIECE_DROP + i] + 1
+        out[n + 4] = L.N_PITS if bounds else max(state[L.PIECE_SHIFT + i], -1) + 1
+        n += 5
+    for k in range(L.N_PITS):
+        out[n] = 1 if bounds else state[L.CLOSED + (k + player * L.N_HOUSES) % L.N_PITS]
+        n += 1
+    in_move = state[L.PHASE] >= L.PHASE_DROP
+    flock = state[L.MOVE + L.MOVE_FLOCK] if in_move else -1
+    out[n] = L.PHASE_FLOCK_PIECE if bounds else state[L.PHASE]
+    asked = state[L.PHASE] != L.PHASE_PLAY
+    out[n + 1] = L.MAX_PIECES if bounds else (state[L.MOVE + L.MOVE_PIECE] + 1 if asked else 0)
+    out[n + 2] = 48 if bounds else (state[L.MOVE + L.MOVE_HAND] if in_move else 0)
+    origin = state[L.MOVE + L.MOVE_ORIGIN] if in_move else -1
+    out[n + 3] = L.N_PITS if bounds else _seen_pit(origin, player)
+    out[n + 4] = L.N_PITS if bounds else _seen_pit(flock, player)
+    for k in range(2):
+        chosen = state[L.MOVE + L.MOVE_FLOCK_COUNTS + k] if flock >= 0 else -1
+        out[n + 5 + k] = 49 if bounds else chosen + 1
+    return n + 7
 
 
 @njit(cache=True)
@@ -83,6 +150,8 @@ def write_observation(state, player, params, out, bounds):
         out[n + 2] = L.SETUP_CENTRAL_HOLES if bounds else filled
         out[n + 3] = seeds if bounds else waiting
         n += 4
+    if has_pieces(params):
+        n = _write_pieces(state, player, out, n, bounds)
     return n
 
 

@@ -89,7 +89,6 @@ from .layout import (
     PIECE_RULES_CALM,
     PIECE_SETUP_GIVEN,
     PIECE_SETUP_PLAYERS,
-    PIECE_SETUP_RANDOM,
     PIECE_SHIFT,
     PIECE_SINCE,
     PIECES_PER_PIT,
@@ -126,9 +125,12 @@ def pieces_at(state, place):
 def _kind_at(state, pit, kind):
     """Whether a special piece counting as `kind` is in `pit`."""
     for i in range(MAX_PIECES):
-        if state[PIECE_KIND + i] != 0 and state[PIECE_AT + i] == pit:
-            if acting_kind(state, i) == kind:
-                return True
+        if (
+            state[PIECE_KIND + i] != 0
+            and state[PIECE_AT + i] == pit
+            and acting_kind(state, i) == kind
+        ):
+            return True
     return False
 
 
@@ -136,9 +138,9 @@ def _kind_at(state, pit, kind):
 def _in_hand(state, undecided_slot):
     """The first piece in hand whose `undecided_slot` value is unset (-1), or -1."""
     for i in range(MAX_PIECES):
-        if state[PIECE_KIND + i] != 0 and state[PIECE_AT + i] == AT_HAND:
-            if state[undecided_slot + i] == -1:
-                return i
+        at_hand = state[PIECE_KIND + i] != 0 and state[PIECE_AT + i] == AT_HAND
+        if at_hand and state[undecided_slot + i] == -1:
+            return i
     return -1
 
 
@@ -312,9 +314,9 @@ def _every_lift_takes_all(state, mover):
     """Whether each lift the mover has would take the opponent's last pieces."""
     for house in range(N_HOUSES):
         pit = house_pit(mover, house)
-        if state[CLOSED + pit] == 0 and state[pit] > 0:
-            if not _plain_capture_takes_all(state, pit, mover):
-                return False
+        liftable = state[CLOSED + pit] == 0 and state[pit] > 0
+        if liftable and not _plain_capture_takes_all(state, pit, mover):
+            return False
     return True
 
 
@@ -506,9 +508,10 @@ def _gather_flock(state, i):
     state[MOVE + MOVE_FLOCK_COUNTS + 1] = -1
     for j in range(MAX_PIECES):
         at = state[PIECE_AT + j]
-        if state[PIECE_KIND + j] != 0 and (at == before or at == pit or at == after):
-            if acting_kind(state, j) != KIND_WISE_MOTHER:
-                state[PIECE_AT + j] = AT_HAND
+        in_flock = at == before or at == pit or at == after  # noqa: SIM109 (numba: mixed ints)
+        in_flock = in_flock and state[PIECE_KIND + j] != 0
+        if in_flock and acting_kind(state, j) != KIND_WISE_MOTHER:
+            state[PIECE_AT + j] = AT_HAND
     return True
 
 
@@ -610,9 +613,9 @@ def _guarded(state, pit, capturer):
     """Whether a Warrior in `pit` keeps it from being captured: unless the capture is made by
     another Mighty Man (`capturer`, the last piece sown; -1 for a regular piece)."""
     for j in range(MAX_PIECES):
-        if state[PIECE_KIND + j] != 0 and state[PIECE_AT + j] == pit:
-            if acting_kind(state, j) == KIND_WARRIOR and (capturer < 0 or capturer == j):
-                return True
+        here = state[PIECE_KIND + j] != 0 and state[PIECE_AT + j] == pit
+        if here and acting_kind(state, j) == KIND_WARRIOR and (capturer < 0 or capturer == j):
+            return True
     return False
 
 
@@ -803,4 +806,3 @@ def pieces_follow(state, pit, player):
     for i in range(MAX_PIECES):
         if state[PIECE_KIND + i] != 0 and state[PIECE_AT + i] == pit:
             state[PIECE_AT + i] = AT_STORE + player
-

@@ -15,6 +15,7 @@ from numba import njit
 from .board import board_seeds, house_pit, row_seeds
 from .capture import CAPTURED, EXTRA_TURN
 from .layout import (
+    BOARD_LOW,
     CONTINUE_NEVER,
     END_BOARD_EMPTY,
     END_CANNOT_FEED,
@@ -31,7 +32,6 @@ from .layout import (
     LAST_ACTION,
     LAST_CAPTURER,
     LAST_PIT,
-    BOARD_LOW,
     LEGAL,
     MAX_ACTIONS,
     MOVE_NUMBER,
@@ -61,8 +61,8 @@ from .layout import (
     PHASE,
     PHASE_PLAY,
     REMAINDER_LAST_CAPTURER,
-    REMAINDER_SPLIT,
     REMAINDER_LAST_MOVER,
+    REMAINDER_SPLIT,
     ROUND_OVER,
     ROUND_STARTER,
     STALL,
