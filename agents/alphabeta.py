@@ -73,7 +73,8 @@ KEY_SLOTS = np.array(
     + [L.ROUND_START_STORE, L.ROUND_START_STORE + 1, L.ROUND_OVER]
     + list(range(L.UUR, L.UUR + L.N_PITS))
     + list(range(L.SETUP, L.SETUP + 8))
-    + [L.WINNER],
+    + [L.WINNER]
+    + list(range(L.BOARD_LOW, L.STATE_SIZE)),  # special pieces and a move of them under way
     dtype=np.int64,
 )
 

@@ -9,7 +9,11 @@ What can be typed (the prompt lists the legal entries):
   rule set allows it);
 - J'erin's opening: ``2+3`` lifts houses 2 and 3 together;
 - Mangala's setting out: the number of seeds that stay in the central hole being filled, then
-  ``accept`` or ``turn`` (the board round).
+  ``accept`` or ``turn`` (the board round);
+- 10 Mighty Men's decisions: the pit (1-12 from the player's house 1) for a Mighty Man being
+  placed, ``keep`` or ``turn`` for the side, a special piece's turn in the sowing (1 = sown
+  first), the Hunter's or Trickster's distance, the power the Chieftain takes (``farmer``, ...),
+  the Shepherd's counts, and ``before``, ``own`` or ``after`` for the pit a piece goes to.
 """
 
 from __future__ import annotations
@@ -28,7 +32,9 @@ def move_entries(game: Game) -> dict[str, int]:
     total = int(params[L.P_TOTAL_SEEDS])
     entries: dict[str, int] = {}
     for action in game.legal_actions():
-        if state[L.PHASE] == L.PHASE_SET_OUT:
+        if params[L.P_PIECE_GAME] == 1 and state[L.PHASE] != L.PHASE_PLAY:
+            entries[_decision_entry(int(state[L.PHASE]), action - lifts)] = action
+        elif state[L.PHASE] == L.PHASE_SET_OUT:
             entries[str(action - lifts)] = action
         elif state[L.PHASE] == L.PHASE_CHOOSE:
             entries["accept" if action == lifts + total + 1 else "turn"] = action
@@ -44,9 +50,40 @@ def move_entries(game: Game) -> dict[str, int]:
     return entries
 
 
+FLOCK_PITS = ("before", "own", "after")
+QUESTIONS = {
+    L.PHASE_PLACE: "in which of your pits 1-12 goes the {piece}?",
+    L.PHASE_SIDE: "keep the board or turn it round?",
+    L.PHASE_DROP: "which piece of the hand is the {piece} (1 = sown first)?",
+    L.PHASE_SHIFT: "how many pits further does the {piece} move?",
+    L.PHASE_BORROW: "whose power does the chieftain take?",
+    L.PHASE_FLOCK_COUNT: "how many pieces stay in the shepherd's next pit?",
+    L.PHASE_FLOCK_PIECE: "which of the shepherd's pits gets the {piece}?",
+}
+
+
+def _decision_entry(phase: int, value: int) -> str:
+    """The text for the value `value` of a 10 Mighty Men decision."""
+    if phase in (L.PHASE_PLACE, L.PHASE_DROP):
+        return str(value + 1)
+    if phase == L.PHASE_SIDE:
+        return ("keep", "turn")[value]
+    if phase == L.PHASE_BORROW:
+        return L.KIND_NAMES[value]
+    if phase == L.PHASE_FLOCK_PIECE:
+        return FLOCK_PITS[value]
+    return str(value)
+
+
 def prompt_text(game: Game, entries: dict[str, int]) -> str:
     """The question put to the player to move."""
     player = f"player_{game.to_move}"
+    phase = int(game.state[L.PHASE])
+    if game.params[L.P_PIECE_GAME] == 1 and phase in QUESTIONS:
+        slot = int(game.state[L.MOVE + L.MOVE_PIECE])
+        piece = L.KIND_NAMES.get(int(game.state[L.PIECE_KIND + slot]), "piece")
+        question = QUESTIONS[phase].format(piece=piece.replace("_", " "))
+        return f"{player}, {question} ({' '.join(entries)}): "
     if game.state[L.PHASE] == L.PHASE_SET_OUT:
         filled = int(game.state[L.SETUP + L.SETUP_FILLED])
         hole = central_pit(int(game.state[L.SETUP + L.SETUP_DISTRIBUTOR]), filled)

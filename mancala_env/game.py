@@ -82,6 +82,14 @@ class Game:
     def move_number(self) -> int:
         return int(self.state[L.MOVE_NUMBER])
 
+    @property
+    def in_hand(self) -> int:
+        """Pieces lifted and not yet sown while a move waits for a decision about them (10
+        Mighty Men); they are on neither the board nor a store."""
+        if self.state[L.PHASE] in (L.PHASE_DROP, L.PHASE_SHIFT):
+            return int(self.state[L.MOVE + L.MOVE_HAND])
+        return 0
+
     def legal_mask(self) -> np.ndarray:
         """int8 mask over the action space: 1 for each action the player to move may play."""
         return self.state[L.LEGAL : L.LEGAL + self.n_actions].astype(np.int8)

@@ -1,7 +1,8 @@
 """Text and image rendering of a board snapshot.
 
 Both renderers take the JSON-ready snapshot dict of a game state (keys ``variant``, ``pits``,
-``stores``, ``to_move``, ``move_number`` and optionally ``last_pit``, ``closed``, ``owners``)
+``stores``, ``to_move``, ``move_number`` and optionally ``last_pit``, ``closed``, ``owners``,
+``pieces``)
 and lay the board out the same way: player_1's row on top, read right to left, player_0's row
 below, read left to right, so that pits facing each other share a column; player_1's store is
 on the left and player_0's store on the right.
@@ -25,6 +26,45 @@ PIT_EDGE = (84, 50, 22)
 CLOSED = (36, 26, 18)
 TEXT = (250, 240, 220)
 HIGHLIGHT = (255, 200, 40)
+# 10 Mighty Men: each kind's letter, and its colour as the source gives it.
+PIECE_LOOKS = {
+    "farmer": ("F", (40, 160, 60)),
+    "shepherd": ("S", (245, 245, 245)),
+    "hunter": ("H", (120, 72, 30)),
+    "warrior": ("W", (200, 30, 30)),
+    "chieftain": ("C", (230, 180, 20)),
+    "wise_mother": ("M", (190, 190, 200)),
+    "witch_doctor": ("D", (40, 80, 220)),
+    "trickster": ("T", (140, 50, 170)),
+    "assassin": ("A", (10, 10, 10)),
+    "spy": ("Y", (255, 140, 0)),
+}
+
+
+def _pieces_by_place(snapshot: dict) -> dict:
+    """The kinds of the special pieces at each place (a pit, 'store_0', 'store_1', 'hand')."""
+    places: dict = {}
+    for piece in snapshot.get("pieces", []):
+        if piece["kind"] is not None:
+            places.setdefault(piece["at"], []).append(piece["kind"])
+    return places
+
+
+def _place_order(item: tuple) -> tuple:
+    """Pits in order, then the stores and the hand."""
+    place = item[0]
+    return (0, place, "") if isinstance(place, int) else (1, 0, place)
+
+
+def _pieces_line(snapshot: dict) -> str:
+    """Where the special pieces are, in words (letters as in PIECE_LOOKS)."""
+    n = len(snapshot["pits"]) // 2
+    parts = []
+    for place, kinds in sorted(_pieces_by_place(snapshot).items(), key=_place_order):
+        name = _house(place, n) if isinstance(place, int) else place.replace("_", " ")
+        parts.append(f"{name}: {' '.join(PIECE_LOOKS[k][0] for k in kinds)}")
+    legend = " ".join(f"{letter}={kind}" for kind, (letter, _) in PIECE_LOOKS.items())
+    return f"pieces  {'; '.join(parts) or 'none left'}\n({legend})"
 
 
 def _board_rows(snapshot: dict) -> tuple[list[int], list[int]]:
@@ -88,6 +128,8 @@ def render_ansi(snapshot: dict, color: bool = True) -> str:
         f"{'player_0':<9}|{cells(bottom)}|",
         f"{'house':<9}|{houses(bottom)}|",
     ]
+    if "pieces" in snapshot:
+        lines.append(_pieces_line(snapshot))
     return "\n".join(lines)
 
 
@@ -145,6 +187,7 @@ def render_rgb(snapshot: dict, scale: int = 1) -> np.ndarray:
             else:
                 draw.ellipse(box, fill=PIT, outline=outline, width=width)
                 _centred_text(draw, (x, y), "".join(_pit_text(snapshot, pit)), count_font)
+            _draw_pieces(draw, _pieces_by_place(snapshot).get(pit, []), x, y + r * 0.55, s)
 
     for player, y in ((1, 13), (0, 227)):
         if player == to_move:
@@ -154,6 +197,16 @@ def render_rgb(snapshot: dict, scale: int = 1) -> np.ndarray:
     info_x = round(632 * s - draw.textlength(info, font=label_font))
     draw.text((info_x, 6 * s), info, fill=TEXT, font=label_font)
     return np.asarray(image, dtype=np.uint8)
+
+
+def _draw_pieces(draw: ImageDraw.ImageDraw, kinds: list, x: float, y: float, s: int) -> None:
+    """A dot in its colour for each special piece in a pit, in a row under the count."""
+    dot = 3 * s
+    start = x - (len(kinds) - 1) * dot * 1.25
+    for k, kind in enumerate(kinds):
+        cx = start + k * dot * 2.5
+        box = (cx - dot, y - dot, cx + dot, y + dot)
+        draw.ellipse(box, fill=PIECE_LOOKS[kind][1], outline=TEXT)
 
 
 def render_for_mode(snapshot: dict, render_mode: str | None) -> str | np.ndarray | None:

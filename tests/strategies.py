@@ -5,7 +5,10 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
+from mancala_env.engine.layout import KIND_NAMES, MAX_PIECES
 from mancala_env.variants import VARIANTS, describe_options
+
+PIECE_LISTS = st.lists(st.sampled_from(sorted(KIND_NAMES.values())), max_size=MAX_PIECES)
 
 
 @st.composite
@@ -21,6 +24,8 @@ def rule_options(draw: st.DrawFn, name: str) -> dict:
             values["max_houses"] = draw(st.integers(1, 6))
         elif row["name"] == "max_rounds":
             values["max_rounds"] = draw(st.integers(1, 6))
+        elif row["name"] == "pieces":
+            values["pieces"] = draw(st.one_of(st.just("all"), PIECE_LISTS.map(_joined)))
     return values
 
 
@@ -30,3 +35,7 @@ def random_playout(game, rng: np.random.Generator, limit: int):
         action = int(rng.choice(game.legal_actions()))
         yield action
         game.step(action)
+
+
+def _joined(names: list[str]) -> str:
+    return ",".join(names) or "none"

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from strategies import random_playout, rule_options
 
 from mancala_env import Game, IllegalActionError
+from mancala_env.engine import layout as L
 from mancala_env.env import raw_env
 from mancala_env.variants import VARIANTS
 
@@ -17,9 +18,19 @@ SEEDS = st.integers(0, 2**32 - 1)
 def game_bound(game: Game) -> int:
     """The documented bound on a game's length: every capture takes seeds off a board of at most
     `total_seeds`, and `stall_limit` plies without one stop a round; a match has at most
-    `max_rounds` rounds."""
+    `max_rounds` rounds. With special pieces the stall count restarts only at a new low of the
+    board (the Witch Doctor brings seeds back), and a turn is a lift and at most
+    `decisions_per_turn` decisions."""
     rounds = game.options.max_rounds if getattr(game.options, "match", False) else 1
-    return rounds * (game.total_seeds + 1) * game.options.stall_limit
+    return rounds * (game.total_seeds + 1) * game.options.stall_limit * decisions_per_turn(game)
+
+
+def decisions_per_turn(game: Game) -> int:
+    """The most actions one turn can take: the lift, then for each special piece where it
+    falls, how far it moves, and its power (a borrowed one, the Shepherd's two counts and a
+    place for every piece)."""
+    pieces = int(game.params[L.P_PIECES])
+    return 1 + 2 * pieces + pieces * (3 + pieces)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -32,7 +43,7 @@ def test_seeds_are_conserved_and_games_end_within_their_bound(name, data, seed):
     bound = game_bound(game)
     for _ in random_playout(game, rng, bound + 1):
         assert (game.pits >= 0).all() and (game.stores >= 0).all()
-        assert int(game.pits.sum() + game.stores.sum()) == game.total_seeds
+        assert int(game.pits.sum() + game.stores.sum()) + game.in_hand == game.total_seeds
     assert int(game.pits.sum() + game.stores.sum()) == game.total_seeds
     assert game.over, f"{name} game still going after its bound of {bound} plies"
     assert game.pits.sum() == 0, "a finished game has handed out every seed"
@@ -122,3 +133,39 @@ def test_observations_stay_inside_their_space_under_any_options(name, data, seed
         obs, _, terminated, truncated, _ = env.last()
         legal = np.flatnonzero(obs["action_mask"])
         env.step(None if terminated or truncated else int(rng.choice(legal)))
+
+
+PIECE_GAMES = ["mighty_men", "mighty_men_calm"]
+
+
+@pytest.mark.parametrize("name", PIECE_GAMES)
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), seed=SEEDS)
+def test_every_special_piece_is_always_in_exactly_one_place(name, data, seed):
+    """Pieces, not only counts, are conserved: each special piece is in one pit, one store or
+    the mover's hand; a pit or store never holds more special pieces than pieces; a poisoned pit
+    is empty; a piece leaves the game only by becoming a regular one (the Spy)."""
+    game = Game(name, **data.draw(rule_options(name)))
+    rng = np.random.default_rng(seed)
+    game.reset(rng)
+    kinds_before = None
+    for _ in random_playout(game, rng, game_bound(game) + 1):
+        snap = game.snapshot()
+        kinds = [p["kind"] for p in snap["pieces"]]
+        if kinds_before is not None:  # only the Spy changes a piece, and only to a regular one
+            assert all(k == b or k is None for k, b in zip(kinds, kinds_before, strict=True))
+        kinds_before = kinds
+        holders = snap["pits"] + snap["stores"]
+        for piece in snap["pieces"]:
+            if piece["kind"] is None:
+                continue
+            at = piece["at"]
+            assert at == "hand" or at in range(12) or at in ("store_0", "store_1"), piece
+            if at == "hand":
+                assert snap["phase"] != "play"
+        for index, held in enumerate(holders):
+            place = index if index < 12 else f"store_{index - 12}"
+            there = sum(1 for p in snap["pieces"] if p["kind"] and p["at"] == place)
+            assert there <= held, (place, snap)
+        assert all(snap["pits"][p] == 0 for p in range(12) if snap["closed"][p])
+    assert game.over
