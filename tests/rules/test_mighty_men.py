@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from mancala_env import Game
+from mancala_env.batch import BatchedGames
 from mancala_env.engine import layout as L
 
 DECIDE = 6  # action of decision value 0
@@ -409,3 +410,13 @@ def test_snapshot_with_pieces_that_do_not_fit_is_refused():
     snap["stores"] = [4, 0]
     with pytest.raises(ValueError, match="1 special pieces are in pit 0, which holds 0"):
         game.restore(snap)
+
+
+def test_batched_games_draw_a_random_setting_out_for_each_game_from_the_seed():
+    layouts = []
+    for _ in range(2):
+        batch = BatchedGames("mighty_men", 8, seed=5, setting_out="random")
+        batch.reset(seed=5)
+        layouts.append(batch.states[:, L.PIECE_AT : L.PIECE_AT + 10].copy())
+    assert (layouts[0] == layouts[1]).all()
+    assert len({tuple(row) for row in layouts[0]}) == 8
