@@ -26,6 +26,8 @@ TITLES = {
     "rio_kadalis": "RioKadalis",
     "layli_goobalay": "LayliGoobalay",
     "mangala": "Mangala",
+    "mighty_men": "MightyMen",
+    "mighty_men_calm": "MightyMenCalm",
 }
 
 
