@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit, prange
 
 from .engine import layout as L
+from .engine.pieces import SEED_BOUND
 from .engine.turn import new_game, step
 from .game import Game
 from .observation import MAX_OBSERVATION, observation_high, write_observation
@@ -166,7 +167,7 @@ class BatchedGames:
         """A seed per game for a random setting out of special pieces (else zeros)."""
         p = self.params
         if p[L.P_PIECE_GAME] == 1 and p[L.P_PIECE_SETUP] == L.PIECE_SETUP_RANDOM:
-            return self._rng.integers(0, 2**31 - 1, size=self.n_games, dtype=np.int64)
+            return self._rng.integers(0, SEED_BOUND, size=self.n_games, dtype=np.int64)
         return np.zeros(self.n_games, dtype=np.int64)
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -15,7 +15,13 @@ from .engine import layout as L
 from .engine.pieces import random_setting_out_seed
 from .engine.setting_out import random_layout
 from .engine.turn import ILLEGAL, begin_turn, new_game, step
-from .piece_snapshot import PieceSnapshotError, pieces_in_hand, pieces_snapshot, restore_pieces
+from .piece_snapshot import (
+    SOWING_PHASES,
+    PieceSnapshotError,
+    pieces_in_hand,
+    pieces_snapshot,
+    restore_pieces,
+)
 from .variants import RuleOptions, Variant, get_variant
 
 
@@ -86,7 +92,7 @@ class Game:
     def in_hand(self) -> int:
         """Pieces lifted and not yet sown while a move waits for a decision about them (10
         Mighty Men); they are on neither the board nor a store."""
-        if self.state[L.PHASE] in (L.PHASE_DROP, L.PHASE_SHIFT):
+        if self.state[L.PHASE] in SOWING_PHASES:
             return int(self.state[L.MOVE + L.MOVE_HAND])
         return 0
 

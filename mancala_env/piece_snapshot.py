@@ -37,6 +37,9 @@ PIECE_FIELDS = {
 }
 
 
+SOWING_PHASES = (L.PHASE_DROP, L.PHASE_SHIFT)  # a lifted hand is not sown yet
+
+
 class PieceSnapshotError(ValueError):
     """A snapshot whose pieces do not fit its position."""
 
@@ -143,7 +146,7 @@ def restore_pieces(snapshot: dict[str, Any], state: np.ndarray, params: np.ndarr
 
 def pieces_in_hand(snapshot: dict[str, Any]) -> int:
     """Pieces lifted and not yet sown (they are on neither the board nor a store)."""
-    if snapshot.get("phase") in ("drop", "shift"):
+    if snapshot.get("phase") in (L.PHASE_NAMES[p] for p in SOWING_PHASES):
         move = snapshot.get("move", {})
         return int(move.get("hand", 0)) if isinstance(move, dict) else 0
     return 0

@@ -98,8 +98,10 @@ from .layout import (
     SETUP_DISTRIBUTOR,
     STORE,
 )
+from .sowing import sow
 
 VALUES = 49  # a decision's choices: actions P_LIFT_ACTIONS + v, v = 0..48 (0..every seed)
+SEED_BOUND = 2**31 - 1  # seeds of the random setting out are drawn from 0..SEED_BOUND - 1
 SHIFT_UNDECIDED = -1
 
 
@@ -250,7 +252,7 @@ def start_pieces(state, params, first_player, seed):
 
 def random_setting_out_seed(rng: np.random.Generator) -> int:
     """A seed for `start_pieces` drawn from `rng` (the reset seed's generator)."""
-    return int(rng.integers(0, 2**31 - 1))
+    return int(rng.integers(0, SEED_BOUND))
 
 
 @njit(cache=True)
@@ -289,33 +291,25 @@ def _choose_side(state, v):
 
 # ---- a move: the lift ---------------------------------------------------------------------------
 @njit(cache=True)
-def _plain_capture_takes_all(state, origin, mover):
-    """Whether lifting `origin` and sowing it plainly ends in a capture of every piece left on
-    the opponent's row (the powers aside)."""
-    counts = state[:N_PITS].copy()
-    hand = counts[origin]
-    counts[origin] = 0
-    pit = origin
-    for _ in range(hand):
-        pit = open_step(state, pit, 1, origin)
-        counts[pit] += 1
-    facing = N_PITS - 1 - pit
-    if state[OWNER + pit] != mover or counts[pit] != 1 or counts[facing] == 0:
+def _plain_capture_takes_all(state, origin, mover, params, scratch):
+    """Whether lifting `origin` and sowing it plainly (the shared single-lap sowing, the powers
+    aside) ends in a capture of every piece left on the opponent's row."""
+    scratch[:] = state
+    last = sow(scratch, origin, mover, params)
+    facing = N_PITS - 1 - last
+    if scratch[OWNER + last] != mover or scratch[last] != 1 or scratch[facing] == 0:
         return False
-    opponent_row = 0
-    for p in range(N_PITS):
-        if state[OWNER + p] != mover:
-            opponent_row += counts[p]
-    return counts[facing] == opponent_row
+    return scratch[facing] == row_seeds(scratch, 1 - mover)
 
 
 @njit(cache=True)
-def _every_lift_takes_all(state, mover):
+def _every_lift_takes_all(state, mover, params):
     """Whether each lift the mover has would take the opponent's last pieces."""
+    scratch = np.empty_like(state)
     for house in range(N_HOUSES):
         pit = house_pit(mover, house)
         liftable = state[CLOSED + pit] == 0 and state[pit] > 0
-        if liftable and not _plain_capture_takes_all(state, pit, mover):
+        if liftable and not _plain_capture_takes_all(state, pit, mover, params, scratch):
             return False
     return True
 
@@ -323,7 +317,7 @@ def _every_lift_takes_all(state, mover):
 @njit(cache=True)
 def _lift(state, house, mover, params):
     origin = house_pit(mover, house)
-    state[MOVE + MOVE_SLAM_ALLOWED] = 1 if _every_lift_takes_all(state, mover) else 0
+    state[MOVE + MOVE_SLAM_ALLOWED] = 1 if _every_lift_takes_all(state, mover, params) else 0
     state[MOVE + MOVE_ORIGIN] = origin
     state[MOVE + MOVE_HAND] = state[origin]
     state[MOVE + MOVE_RESOLVED] = -1
