@@ -165,6 +165,13 @@ class Variant:
     options_type: type[RuleOptions]
     to_params: Callable[[Any], np.ndarray]
     doc: str = ""
+    history: tuple[str, ...] = ()  # what changed in play at v1, v2, ... (v0: the first release)
+
+    @property
+    def version(self) -> int:
+        """The version in the environment ids (`mancala/<name>-v<version>`): play changed
+        `version` times since the first release."""
+        return len(self.history)
 
     def options(self, **values: Any) -> RuleOptions:
         """Build this rule set's options, naming any unknown one and the known ones."""

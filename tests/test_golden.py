@@ -1,0 +1,32 @@
+"""The golden game records replay move for move (see `tests/golden.py`): a change of behaviour
+shows here, naming the rule set, the game and the ply. Rewrite the records on purpose only,
+with the next version of the rule set whose play changed."""
+
+import pytest
+from golden import GOLDEN_DIR, read_record, record_path, replay_difference
+
+from mancala_env.variants import VARIANTS
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_recorded_games_replay_unchanged(name):
+    variant = VARIANTS[name]
+    games = read_record(record_path(variant))
+    assert len(games) >= 5
+    differences = [replay_difference(variant, n, game) for n, game in enumerate(games)]
+    assert [d for d in differences if d] == []
+
+
+def test_every_record_belongs_to_a_registered_version():
+    """One record a rule-set version; records of versions no longer registered are removed."""
+    expected = {record_path(v).name for v in VARIANTS.values()}
+    assert {p.name for p in GOLDEN_DIR.glob("*.jsonl")} == expected
+
+
+def test_a_changed_move_is_reported_with_its_ply():
+    variant = VARIANTS["oware"]
+    header, *lines = read_record(record_path(variant))[0]
+    lines[3] = {**lines[3], "stores": [99, 99]}
+    difference = replay_difference(variant, 0, [header, *lines])
+    assert difference.startswith(f"oware-v{variant.version} game 0")
+    assert "ply 3: stores: recorded [99, 99]" in difference
