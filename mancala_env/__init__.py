@@ -1,22 +1,26 @@
 """mancala_env: African sowing games (the mancala family) as PettingZoo environments.
 
-Every rule set is registered in PettingZoo's registry as ``mancala/<name>-v0``::
+Every rule set is registered in PettingZoo's registry as ``mancala/<name>-v<version>``::
 
     import mancala_env, pettingzoo
-    env = pettingzoo.make("aec", "mancala/oware-v0")
+    env = pettingzoo.make("aec", "mancala/oware-v1")  # or "mancala/oware": the newest
 
-and has a versioned module, ``from mancala_env import oware_v0; env = oware_v0.env()``.
-In Gymnasium's registry each is the single-agent ``mancala_env/<Title>-v0`` against a
+and has a versioned module, ``from mancala_env import oware_v1; env = oware_v1.env()``.
+In Gymnasium's registry each is the single-agent ``mancala_env/<Title>-v<version>`` against a
 built-in opponent (see `mancala_env.gym_env`)::
 
-    env = gymnasium.make("mancala_env/Oware-v0", opponent="random")
+    env = gymnasium.make("mancala_env/Oware-v1", opponent="random")
+
+A rule set whose play changes gets the next version (its rule page's Version History says
+what changed); the ids of older versions raise `RetiredVersionError` saying so.
 """
 
 from __future__ import annotations
 
+import functools
 import sys
 import types
-from typing import Any
+from typing import Any, NoReturn
 
 import gymnasium
 import pettingzoo
@@ -24,11 +28,12 @@ import pettingzoo
 from .env import env as _env
 from .env import raw_env as _raw_env
 from .game import Game, IllegalActionError, SnapshotError
-from .gym_env import gym_id
 from .variants import VARIANTS, Variant, get_variant
 
-VERSION_SUFFIX = "_v0"
-NAMESPACE = "mancala"
+
+class RetiredVersionError(ValueError):
+    """The id of a rule set's older version: its play has changed since; the message names the
+    current id and the changes."""
 
 
 def list_variants() -> list[Variant]:
@@ -42,9 +47,23 @@ def make(name: str, **kwargs: Any) -> pettingzoo.AECEnv:
     return _env(variant=name, **kwargs)
 
 
+def _retired(variant: Variant, version: int, **_: Any) -> NoReturn:
+    raise RetiredVersionError(variant.retired(version))
+
+
+def __getattr__(name: str) -> Any:
+    """An older version's module (`mancala_env.jerin_v0`) says what replaced it."""
+    for variant in VARIANTS.values():
+        for version in range(variant.version):
+            if name == variant.module_name(version):
+                _retired(variant, version)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def _versioned_module(variant: Variant) -> types.ModuleType:
-    """`mancala_env.<name>_v0`: the rule set's `env` and `raw_env`, PettingZoo style."""
-    module = types.ModuleType(f"{__name__}.{variant.name}{VERSION_SUFFIX}", variant.doc)
+    """`mancala_env.<name>_v<version>`: the rule set's `env` and `raw_env`, PettingZoo style."""
+    doc = f"{variant.doc}\nVersion History\n---------------\n\n{variant.version_history()}\n"
+    module = types.ModuleType(f"{__name__}.{variant.module_name()}", doc)
 
     def env(**kwargs: Any) -> pettingzoo.AECEnv:
         return _env(variant=variant.name, **kwargs)
@@ -63,16 +82,27 @@ def _versioned_module(variant: Variant) -> types.ModuleType:
 for _variant in VARIANTS.values():
     _module = _versioned_module(_variant)
     sys.modules[_module.__name__] = _module
-    globals()[_variant.name + VERSION_SUFFIX] = _module
-    _env_id = f"{NAMESPACE}/{_variant.name}-v0"
-    if _env_id not in pettingzoo.aec_registry:
-        pettingzoo.register("aec", _env_id, entry_point=f"{_module.__name__}:env")
-    _gym_id = gym_id(_variant.name)  # the single-agent env against a built-in opponent
-    if _gym_id not in gymnasium.registry:
+    globals()[_variant.module_name()] = _module
+    if _variant.env_id() not in pettingzoo.aec_registry:
+        pettingzoo.register("aec", _variant.env_id(), entry_point=f"{_module.__name__}:env")
+    if _variant.gym_id() not in gymnasium.registry:  # single-agent, against a built-in opponent
         gymnasium.register(
-            _gym_id,
+            _variant.gym_id(),
             entry_point="mancala_env.gym_env:SingleAgentEnv",
             kwargs={"variant": _variant.name},
         )
+    for _old in range(_variant.version):  # retired ids say what replaced them
+        _refuse = functools.partial(_retired, _variant, _old)
+        if _variant.env_id(_old) not in pettingzoo.aec_registry:
+            pettingzoo.register("aec", _variant.env_id(_old), entry_point=_refuse)
+        if _variant.gym_id(_old) not in gymnasium.registry:
+            gymnasium.register(_variant.gym_id(_old), entry_point=_refuse)
 
-__all__ = ["Game", "IllegalActionError", "SnapshotError", "list_variants", "make"]
+__all__ = [
+    "Game",
+    "IllegalActionError",
+    "RetiredVersionError",
+    "SnapshotError",
+    "list_variants",
+    "make",
+]

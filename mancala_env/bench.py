@@ -30,7 +30,7 @@ from .engine import layout as L
 from .engine.turn import new_game, step
 from .game import Game
 from .opponents import random_actions
-from .variants import VARIANTS
+from .variants import VARIANTS, get_variant
 
 
 @njit(cache=True)
@@ -124,8 +124,7 @@ def _aec(make_env: Callable) -> Callable[[], tuple[int, int]]:
 def _gymnasium(name: str) -> Callable[[], tuple[int, int]] | None:
     import gymnasium
 
-    title = "".join(part.title() for part in name.split("_"))
-    env_id = f"mancala_env/{title}-v0"
+    env_id = get_variant(name).gym_id()
     if env_id not in gymnasium.registry:
         return None
     env = gymnasium.make(env_id, opponent="random")
@@ -199,7 +198,7 @@ def measure(variants: list[str] | None = None, seconds: float = 2.0) -> Iterator
             "engine_1_core": _engine(name, 1),
             "engine_all_cores": _engine(name, threads),
             "batched": _batched(name),
-            "aec": _aec(getattr(mancala_env, f"{name}_v0").env),
+            "aec": _aec(getattr(mancala_env, get_variant(name).module_name()).env),
             "gymnasium": _gymnasium(name),
             "vec_env": _vec_env(name),
         }

@@ -1,6 +1,6 @@
 """The PettingZoo AEC environment shared by every rule set (PettingZoo's classic style).
 
-| Creation           | `pettingzoo.make("aec", "mancala/<name>-v0", **options)`            |
+| Creation           | `pettingzoo.make("aec", "mancala/<name>-v<N>", **options)`          |
 |--------------------|---------------------------------------------------------------------|
 | Actions            | Discrete                                                            |
 | Parallel API       | No                                                                  |
@@ -76,7 +76,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         if max_moves is not None and (not isinstance(max_moves, int) or max_moves < 1):
             raise ValueError(f"max_moves must be a positive integer or None, got {max_moves!r}")
         self.game = Game(variant, **options)
-        self.metadata = {**self.metadata, "name": f"{self.game.variant.name}_v0"}
+        self.metadata = {**self.metadata, "name": self.game.variant.module_name()}
         self.render_mode = render_mode
         self.reward_mode = reward
         self.max_moves = max_moves

@@ -1,13 +1,13 @@
 """Single-agent Gymnasium environments: one seat played by the agent, the other by a built-in
 opponent.
 
-| Creation           | `gymnasium.make("mancala_env/<Title>-v0", opponent="random", **options)` |
+| Creation           | `gymnasium.make("mancala_env/<Title>-v<N>", opponent="random", **options)`|
 |--------------------|--------------------------------------------------------------------------|
 | Action space       | `Discrete(n)`: the rule set's actions (6, or more with special moves)    |
 | Observation space  | `Box(0, high, int8)`: `mancala_env.observation`, from the agent's side   |
 | Action mask        | `info["action_mask"]` (int8) and `env.action_masks()` (bool)             |
 
-Every rule set is registered on `import mancala_env` as ``mancala_env/<Title>-v0``, the title
+Every rule set is registered on `import mancala_env` as ``mancala_env/<Title>-v<N>``, the title
 being the CamelCase of the rule set's name (``Oware``, ``RioKadalis``, ``LayliGoobalay``).
 
 The agent sits in seat `seat` (0 or 1, or ``"random"``, the default: drawn at each reset); the
@@ -56,16 +56,15 @@ from .game import Game, IllegalActionError
 from .observation import observation_high, observe
 from .opponents import OPPONENTS, greedy_action, opponent_actions
 from .render import render_for_mode
+from .variants import get_variant
 
-NAMESPACE = "mancala_env"
 SEATS = (0, 1, "random")
 ILLEGAL = ("lose", "raise")
 
 
 def gym_id(name: str) -> str:
-    """The Gymnasium id of rule set `name`: ``mancala_env/<CamelCase name>-v0``."""
-    title = "".join(part.capitalize() for part in name.split("_"))
-    return f"{NAMESPACE}/{title}-v0"
+    """The Gymnasium id of rule set `name`'s current version: ``mancala_env/<Title>-v<N>``."""
+    return get_variant(name).gym_id()
 
 
 class SingleAgentEnv(gymnasium.Env):

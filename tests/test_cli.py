@@ -31,7 +31,7 @@ def test_variants_lists_every_rule_set_and_the_options_of_oware(capsys):
     for option in describe_options(get_variant("oware").options_type):
         assert re.search(rf"^\s+{option['name']}\s+default ", oware, re.M), option["name"]
     assert "grand_slam       default no_capture  [no_capture, capture]" in oware
-    assert "stall_limit      default 100  [integer >= 0]" in oware
+    assert "stall_limit      default 100  [integer >= 1]" in oware
     assert get_variant("oware").source in oware
 
 
@@ -126,7 +126,7 @@ def test_show_first_player_option(capsys):
             ["show", "oware", "--option", "grand_slam=sometimes"],
             "choose one of 'no_capture', 'capture'",
         ),
-        (["show", "oware", "--option", "stall_limit=many"], "must be an integer >= 0"),
+        (["show", "oware", "--option", "stall_limit=many"], "must be an integer >= 1"),
         (["show", "ouri", "--option", "singles_rule=maybe"], "choose one of True, False"),
         (["show", "oware", "--option", "grand_slam"], "is not of the form KEY=VALUE"),
     ],

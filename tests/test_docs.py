@@ -15,7 +15,9 @@ SOURCES = ("000_", "001_", "002_", "003_", "004_")
 def test_rule_page_cites_its_source_and_real_tests(name):
     page = (ROOT / "docs" / "variants" / f"{name}.md").read_text()
     assert any(source in page for source in SOURCES), "the page names its source file"
-    assert f"mancala/{name}-v0" in page
+    variant = VARIANTS[name]
+    assert variant.env_id() in page
+    assert f"## Version History\n\n{variant.version_history()}\n" in page
     references = re.findall(r"(tests/[\w/]+\.py)::(\w+)", page)
     assert references, "the page names the tests that show its rules"
     for path, test in references:

@@ -1,5 +1,6 @@
 """The AEC environment's own conventions: registry, observations, rewards, truncation, errors."""
 
+import gymnasium
 import numpy as np
 import pettingzoo
 import pytest
@@ -26,26 +27,45 @@ def test_every_rule_set_is_registered_and_listed():
     names = [v.name for v in mancala_env.list_variants()]
     assert names == list(VARIANTS)
     assert {"oware", "ouri", "kpo", "tampoduo", "ayoayo", "obridjie", "ayoyayo"} <= set(names)
-    for name in names:
-        env = pettingzoo.make("aec", f"mancala/{name}-v0")
+    for variant in VARIANTS.values():
+        env = pettingzoo.make("aec", f"mancala/{variant.name}-v{variant.version}")
         env.reset(seed=1)
-        assert env.unwrapped.game.variant.name == name
-        assert env.unwrapped.metadata["name"] == f"{name}_v0"
+        assert env.unwrapped.game.variant is variant
+        assert env.unwrapped.metadata["name"] == f"{variant.name}_v{variant.version}"
+        newest = pettingzoo.make("aec", f"mancala/{variant.name}")  # no version: the newest
+        assert newest.unwrapped.metadata["name"] == f"{variant.name}_v{variant.version}"
+
+
+@pytest.mark.parametrize("name", ["jerin", "oware"])
+def test_a_retired_version_says_what_replaced_it(name):
+    """A rule set whose play changed has the next version; the old ids (PettingZoo, Gymnasium,
+    the module) raise an error naming the new id and what changed."""
+    variant = VARIANTS[name]
+    assert variant.version >= 1
+    new_id = f"mancala/{name}-v{variant.version}"
+    with pytest.raises(mancala_env.RetiredVersionError, match=f"Use {new_id}") as error:
+        pettingzoo.make("aec", f"mancala/{name}-v0")
+    assert variant.history[0][0] in str(error.value)
+    with pytest.raises(mancala_env.RetiredVersionError, match=new_id):
+        gymnasium.make(variant.gym_id(0))
+    with pytest.raises(mancala_env.RetiredVersionError, match=new_id):
+        exec(f"from mancala_env import {name}_v0")
 
 
 def test_registry_passes_rule_options_through():
-    env = pettingzoo.make("aec", "mancala/ayoayo-v0", sow_into_stores=True, feeding="forced")
+    env = pettingzoo.make("aec", "mancala/ayoayo-v1", sow_into_stores=True, feeding="forced")
     assert env.unwrapped.game.options.sow_into_stores is True
     assert env.unwrapped.game.options.feeding == "forced"
 
 
 def test_versioned_module_import():
-    from mancala_env import oware_v0
+    from mancala_env import oware_v1
 
-    env = oware_v0.env()
+    env = oware_v1.env()
     env.reset(seed=0)
     assert env.unwrapped.game.variant.name == "oware"
-    assert "Oware" in oware_v0.__doc__
+    assert "Oware" in oware_v1.__doc__
+    assert "Version History" in oware_v1.__doc__ and "- v1: " in oware_v1.__doc__
 
 
 @pytest.mark.parametrize(
@@ -54,7 +74,7 @@ def test_versioned_module_import():
         ({"variant": "warri"}, "known variants: ayoayo"),
         ({"variant": "oware", "grand_slam": "maybe"}, "choose one of 'no_capture', 'capture'"),
         ({"variant": "oware", "colour": "red"}, "known options: first_player"),
-        ({"variant": "oware", "stall_limit": -3}, "integer >= 0"),
+        ({"variant": "oware", "stall_limit": -3}, "integer >= 1"),
         ({"variant": "oware", "reward": "elo"}, "choose one of"),
         ({"variant": "oware", "render_mode": "svg"}, "render_mode 'svg'"),
         ({"variant": "oware", "max_moves": 0}, "positive integer"),

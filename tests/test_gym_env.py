@@ -63,11 +63,12 @@ def test_check_env_passes(name, kwargs):
 def test_every_rule_set_is_registered_under_its_camel_case_title():
     assert sorted(TITLES) == sorted(VARIANTS)
     for name, title in TITLES.items():
-        assert gym_id(name) == f"mancala_env/{title}-v0"
-        spec = gymnasium.spec(f"mancala_env/{title}-v0")
+        version = VARIANTS[name].version
+        assert gym_id(name) == f"mancala_env/{title}-v{version}"
+        spec = gymnasium.spec(f"mancala_env/{title}-v{version}")
         assert spec.entry_point == "mancala_env.gym_env:SingleAgentEnv"
         assert spec.kwargs == {"variant": name}
-        env = gymnasium.make(f"mancala_env/{title}-v0", opponent="random")
+        env = gymnasium.make(f"mancala_env/{title}-v{version}", opponent="random")
         obs, info = env.reset(seed=3)
         assert env.unwrapped.game.variant.name == name
         assert env.observation_space.contains(obs)
@@ -77,7 +78,7 @@ def test_every_rule_set_is_registered_under_its_camel_case_title():
 
 def test_make_passes_environment_and_rule_options_through():
     env = gymnasium.make(
-        "mancala_env/Ayoayo-v0", opponent="greedy", seat=1, sow_into_stores=True, max_moves=7
+        "mancala_env/Ayoayo-v1", opponent="greedy", seat=1, sow_into_stores=True, max_moves=7
     )
     inner = env.unwrapped
     assert (inner.opponent, inner.seat, inner.max_moves) == ("greedy", 1, 7)

@@ -12,19 +12,19 @@ NAMES = sorted(VARIANTS)
 
 @pytest.mark.parametrize("name", NAMES)
 def test_api(name):
-    api_test(pettingzoo.make("aec", f"mancala/{name}-v0"), num_cycles=1000)
+    api_test(pettingzoo.make("aec", VARIANTS[name].env_id()), num_cycles=1000)
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_api_unwrapped(name):
-    api_test(getattr(mancala_env, f"{name}_v0").raw_env(), num_cycles=300)
+    api_test(getattr(mancala_env, VARIANTS[name].module_name()).raw_env(), num_cycles=300)
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_seed(name):
-    seed_test(getattr(mancala_env, f"{name}_v0").env, num_cycles=500)
+    seed_test(getattr(mancala_env, VARIANTS[name].module_name()).env, num_cycles=500)
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_render(name):
-    render_test(getattr(mancala_env, f"{name}_v0").env)
+    render_test(getattr(mancala_env, VARIANTS[name].module_name()).env)

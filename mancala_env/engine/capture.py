@@ -25,6 +25,8 @@ from .layout import (
     CAPTURE_FOUR,
     CAPTURE_OPPOSITE,
     CLOSED,
+    FOUR_LAST_OWN_ONLY,
+    FOUR_LAST_OWNER,
     N_PITS,
     OWNER,
     P_CAPTURE,
@@ -33,7 +35,7 @@ from .layout import (
     P_CHAIN_MAX,
     P_DIRECTION,
     P_FINAL_POT,
-    P_FOUR_LAST_OWN_ONLY,
+    P_FOUR_LAST,
     P_GRAND_SLAM,
     P_UUR,
     SLAM_EXTRA_TURN,
@@ -106,23 +108,26 @@ def _opposite(state, last, mover, params):
 
 
 @njit(cache=True)
-def in_final_pot(state, params):
-    """Whether so few seeds are left that the next last-seed four takes them all (J'erin)."""
-    return board_seeds(state) <= params[P_FINAL_POT]
+def in_final_pot(state, in_hand, params):
+    """Whether so few seeds are still in play (on the board, and `in_hand` in the sower's
+    hand) that the next last-seed four takes them all (J'erin's eight seeds)."""
+    return board_seeds(state) + in_hand <= params[P_FINAL_POT]
 
 
 @njit(cache=True)
 def _four(state, last, mover, params):
     if state[last] != 4:
         return 0
-    if in_final_pot(state, params):  # the first last-seed four anywhere takes every seed left
+    if in_final_pot(state, 0, params):  # the first last-seed four anywhere takes every seed left
         for pit in range(N_PITS):
             take(state, pit, mover)
         return CAPTURED
-    if params[P_FOUR_LAST_OWN_ONLY] == 1 and state[OWNER + last] != mover:
+    owner = state[OWNER + last]
+    rule = params[P_FOUR_LAST]
+    if rule == FOUR_LAST_OWN_ONLY and owner != mover:
         return 0
-    take(state, last, mover)
-    return CAPTURED if state[OWNER + last] != mover else 0
+    take(state, last, owner if rule == FOUR_LAST_OWNER else mover)
+    return CAPTURED if owner != mover and rule != FOUR_LAST_OWNER else 0
 
 
 @njit(cache=True)

@@ -93,10 +93,10 @@ P_END_MAJORITY = 12  # 1: the game ends once a player holds more than half the s
 P_END_BOARD_AT_MOST = 13  # the game ends when the board holds at most this many seeds (-1: off)
 P_END_EACH_SIDE_AT_MOST = 14  # the game ends when both rows hold at most this many (-1: off)
 P_REMAINDER = 15  # REMAINDER_*: who gets the seeds left when the game ends
-P_STALL_LIMIT = 16  # plies without a seed leaving the board before the game is stopped (0: off)
+P_STALL_LIMIT = 16  # plies without a seed leaving the board before the game is stopped (>= 1)
 P_STALL_REMAINDER = 17  # REMAINDER_* for a game stopped by the stall limit
 P_SPECIAL_MOVE = 18  # SPECIAL_*: the once-a-game extra move (Ayoyayo's odu transfer)
-P_MAX_LAPS = 19  # laps after which a relay sowing counts as endless (the move is illegal)
+P_END_EACH_SIDE_EXACTLY = 19  # the game ends when each row holds exactly this many (-1: off)
 P_DIRECTION = 20  # +1 counter-clockwise, -1 clockwise
 P_FOUR_ON_THE_WAY = 21  # 1: a pit made four by any seed but the last goes to its owner
 P_STOP_AT_FOUR = 22  # 1: a relay stops when the last seed makes four
@@ -104,7 +104,7 @@ P_END_ANY_SIDE_AT_MOST = 23  # the game ends when either row holds at most this 
 P_TOTAL_SEEDS = 24  # seeds in the game (pits and stores together)
 P_LIFT_ACTIONS = 25  # lift actions: N (own row) or 2N (any pit the mover owns, in sowing order)
 P_OPENING = 26  # OPENING_*: a special first move of each player
-P_FOUR_LAST_OWN_ONLY = 27  # 1: a last seed making four is taken only on the mover's own pits
+P_FOUR_LAST = 27  # FOUR_LAST_*: who takes a four made by the last seed (CAPTURE_FOUR)
 P_FINAL_POT = 28  # with this many seeds or fewer left, a last-seed four takes them all (0: off)
 P_ROUNDS = 29  # ROUNDS_*: how the next round is set out (ROUNDS_NONE: one round an episode)
 P_MATCH_END = 30  # MATCH_*: when a match of rounds is won
@@ -163,6 +163,10 @@ SPECIAL_TRANSFER_EITHER = 2  # ... to either neighbouring own house
 FOUR_ON_THE_WAY_NONE = 0
 FOUR_ON_THE_WAY_OWNER = 1  # the pit's owner takes it (Obridjie, Ncho)
 FOUR_ON_THE_WAY_MOVER_OWN = 2  # the mover takes it from their own pits only (J'erin)
+
+FOUR_LAST_SOWER = 0  # the sower, wherever it is (Ncho, Obridjie)
+FOUR_LAST_OWN_ONLY = 1  # the sower, on their own pits only; elsewhere it stays (J'erin)
+FOUR_LAST_OWNER = 2  # the pit's owner (J'erin's other reading)
 
 OPENING_NONE = 0
 OPENING_TWO_HOUSES = 1  # J'erin: a first move lifts two adjoining houses, one hand after another

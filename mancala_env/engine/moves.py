@@ -135,11 +135,12 @@ def rule_candidates(state, mover, params, out):
             if (
                 _own_pit(state, first, mover)
                 and _own_pit(state, second, mover)
-                and state[first] + state[second] > 0
+                and state[first] > 0
+                and state[second] > 0
             ):
                 out[lifts + h] = 1
                 opened = True
-        if opened:  # a player without two adjoining houses opens with an ordinary lift
+        if opened:  # a player without two adjoining houses holding seeds lifts one house
             return
     min_lift = max(params[P_MIN_LIFT], 1)
     if min_lift > 1:  # Ouri: single seeds move only when nothing bigger can

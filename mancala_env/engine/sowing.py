@@ -7,11 +7,17 @@ twelve-seed rule, Pratt's 'the pit being played always remains empty'), single l
 are sown (by a pit's owner in Obridjie and Ncho, by the mover from their own pits in J'erin).
 Closed pits are passed over. A relay's last seed in a pregnant (uur) pit ends the turn, or
 lifts the pit like any other, as P_UUR_RELAY says (Layli Goobalay).
+
+A relay is endless exactly when it comes back to a board and starting pit it has been at before:
+the next lap depends on nothing else. `sow_relay` finds such a repeat with Brent's cycle finding,
+so a relay of any length that ends is played to its end, and one that never ends is known as
+such after at most a few times its cycle's length in laps.
 """
 
+import numpy as np
 from numba import njit
 
-from .board import take
+from .board import board_seeds, take
 from .capture import even_pair, even_pairs, in_final_pot
 from .layout import (
     CAPTURE_EVEN_PAIRS,
@@ -28,12 +34,14 @@ from .layout import (
     P_CAPTURE,
     P_CONTINUE,
     P_DIRECTION,
+    P_END_BOARD_AT_MOST,
     P_FOUR_ON_THE_WAY,
-    P_MAX_LAPS,
+    P_REMAINDER,
     P_SKIP_ORIGIN,
     P_SOW_INTO_STORE,
     P_STOP_AT_FOUR,
     P_UUR_RELAY,
+    REMAINDER_LAST_CAPTURER,
     SKIP_LAP_ORIGIN,
     SKIP_MOVE_ORIGIN,
     STORE,
@@ -65,19 +73,37 @@ def next_position(state, pos, mover, params):
 
 
 @njit(cache=True)
-def _take_four_on_the_way(state, pit, mover, rule, params):
-    """A pit just made four by a seed that is not the last: its owner takes it (Obridjie,
-    Ncho), or the mover does when it is one of their own pits (J'erin)."""
-    if state[pit] != 4 or state[UUR + pit] != 0 or in_final_pot(state, params):
-        return
+def _take_four_on_the_way(state, pit, mover, hand, params):
+    """A pit just made four by a seed that is not the last (`hand` seeds are still to sow):
+    its owner takes it (Obridjie, Ncho), or the mover does when it is one of their own pits
+    (J'erin). Returns the player who took it, or -1."""
+    if state[pit] != 4 or state[UUR + pit] != 0 or in_final_pot(state, hand, params):
+        return -1
     owner = state[OWNER + pit]
-    if rule == FOUR_ON_THE_WAY_OWNER or owner == mover:
+    if params[P_FOUR_ON_THE_WAY] == FOUR_ON_THE_WAY_OWNER or owner == mover:
         take(state, pit, owner)
+        return owner
+    return -1
+
+
+@njit(cache=True)
+def _decides_the_rest(state, hand, params):
+    """Whether the four just taken leaves so few seeds in play (board and hand) that its taker
+    wins them all at once: Ncho's 'the player who wins the eleventh four also wins the last'."""
+    return (
+        params[P_REMAINDER] == REMAINDER_LAST_CAPTURER
+        and board_seeds(state) + hand <= params[P_END_BOARD_AT_MOST]
+    )
 
 
 @njit(cache=True)
 def sow_lap(state, start, hand, mover, move_origin, params):
-    """Sow `hand` seeds one by one after `start`; return the position of the last seed."""
+    """Sow `hand` seeds one by one after `start`; return the position of the last seed.
+
+    When a four taken on the way decides the rest of the seeds (`_decides_the_rest`), the
+    seeds still in hand go to its taker's store and the sowing stops there: the position
+    returned is that store, and the seeds left on the board go to the taker as the game ends.
+    """
     skip = params[P_SKIP_ORIGIN]
     fours_on_the_way = params[P_FOUR_ON_THE_WAY]
     pos = start
@@ -90,7 +116,10 @@ def sow_lap(state, start, hand, mover, move_origin, params):
         state[pos] += 1
         hand -= 1
         if fours_on_the_way != FOUR_ON_THE_WAY_NONE and hand > 0 and pos < N_PITS:
-            _take_four_on_the_way(state, pos, mover, fours_on_the_way, params)
+            taker = _take_four_on_the_way(state, pos, mover, hand, params)
+            if taker >= 0 and _decides_the_rest(state, hand, params):
+                state[STORE + taker] += hand
+                return STORE + taker
     return pos
 
 
@@ -109,39 +138,74 @@ def sow_hand(state, origin, hand, mover, params):
 
 
 @njit(cache=True)
-def sow_relay(state, origin, hand, mover, params, rule):
-    """Sow `hand` seeds after the lifted pit `origin`, relaying by the rule `rule` (CONTINUE_*).
-
-    A relay lap starts again from the pit the last seed fell into:
+def relay_goes_on(state, last, mover, params, rule):
+    """Whether a lap that ended at `last` is followed by another, by the relay rule `rule`
+    (CONTINUE_*); a lap from `last` follows:
     - CONTINUE_OCCUPIED: while that pit was not empty (and, with P_STOP_AT_FOUR, did not just
       become four);
     - CONTINUE_EVEN: while the last seed made an even number there, unless the pit facing it
       is even too (an even pair, which the capture takes: the turn ends);
     - CONTINUE_UNTIL_TAKEN: until the last seed makes an even pair, whatever its count.
-    With the even-pairs capture, the pairs a lap made are taken before the relay goes on.
-    Returns the last position, or ENDLESS for a relay still going after P_MAX_LAPS laps: it
-    circles for ever, and the caller treats such a move as illegal.
+    With the even-pairs capture, the pairs the lap made are taken before the relay goes on.
     """
-    stop_at_four = params[P_STOP_AT_FOUR] == 1
-    start = origin
-    laps = 0
+    if rule == CONTINUE_NEVER or last >= N_PITS:
+        return False
+    count = state[last]
+    if rule == CONTINUE_OCCUPIED and (count <= 1 or (params[P_STOP_AT_FOUR] == 1 and count == 4)):
+        return False
+    if rule in (CONTINUE_EVEN, CONTINUE_UNTIL_TAKEN):
+        if even_pair(state, last) or (rule == CONTINUE_EVEN and count % 2 == 1):
+            return False
+        if params[P_CAPTURE] == CAPTURE_EVEN_PAIRS:
+            even_pairs(state, mover)  # the other even pairs, before the next lap
+    # a pregnant pit keeps its seeds for its owner, or is lifted like any other
+    return state[UUR + last] == 0 or params[P_UUR_RELAY] != UUR_RELAY_END
+
+
+@njit(cache=True)
+def relay_lap(state, start, origin, mover, params):
+    """Lift `start` and sow its seeds as the next lap of a move begun at `origin`."""
+    hand = state[start]
+    state[start] = 0
+    return sow_lap(state, start, hand, mover, origin, params)
+
+
+@njit(cache=True, inline="always")
+def _same_lap(state, last, seen):
+    """Whether the board and the pit the next lap starts from are those saved in `seen`."""
+    if seen[N_PITS] != last:
+        return False
+    for pit in range(N_PITS):  # noqa: SIM110 - a loop, not a generator, in compiled code
+        if state[pit] != seen[pit]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def sow_relay(state, origin, hand, mover, params, rule):
+    """Sow `hand` seeds after the lifted pit `origin`, relaying by the rule `rule` (CONTINUE_*,
+    see `relay_goes_on`). Returns the last position, or ENDLESS for a relay that circles for
+    ever (the caller treats such a move as illegal).
+
+    The laps after the first are a function of (board, starting pit): Brent's cycle finding
+    keeps one saved pair, renewed at laps 1, 2, 4, 8, ... and compared with every later one.
+    """
+    last = sow_lap(state, origin, hand, mover, origin, params)
+    if not relay_goes_on(state, last, mover, params, rule):
+        return last
+    seen = np.empty(N_PITS + 1, state.dtype)
+    power = 1
+    since_saved = 0
     while True:
-        last = sow_lap(state, start, hand, mover, origin, params)
-        laps += 1
-        if rule == CONTINUE_NEVER or last >= N_PITS:
+        if since_saved == power - 1:  # Brent: save the pair, then look twice as far ahead
+            seen[:N_PITS] = state[:N_PITS]
+            seen[N_PITS] = last
+            power *= 2
+            since_saved = 0
+        else:
+            since_saved += 1
+        last = relay_lap(state, last, origin, mover, params)
+        if not relay_goes_on(state, last, mover, params, rule):
             return last
-        count = state[last]
-        if rule == CONTINUE_OCCUPIED and (count <= 1 or (stop_at_four and count == 4)):
-            return last
-        if rule in (CONTINUE_EVEN, CONTINUE_UNTIL_TAKEN):
-            if even_pair(state, last) or (rule == CONTINUE_EVEN and count % 2 == 1):
-                return last
-            if params[P_CAPTURE] == CAPTURE_EVEN_PAIRS:
-                even_pairs(state, mover)  # the other even pairs, before the next lap
-        if state[UUR + last] != 0 and params[P_UUR_RELAY] == UUR_RELAY_END:
-            return last  # a pregnant pit keeps its seeds for its owner
-        if laps >= params[P_MAX_LAPS]:
+        if _same_lap(state, last, seen):
             return ENDLESS
-        start = last
-        hand = state[start]
-        state[start] = 0

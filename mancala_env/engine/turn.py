@@ -45,6 +45,7 @@ from .layout import (
     P_END_ANY_SIDE_AT_MOST,
     P_END_BOARD_AT_MOST,
     P_END_EACH_SIDE_AT_MOST,
+    P_END_EACH_SIDE_EXACTLY,
     P_END_MAJORITY,
     P_FEEDING,
     P_LIFT_ACTIONS,
@@ -202,12 +203,14 @@ def _count_legal(state, params):
 
 @njit(cache=True)
 def _too_few_seeds(state, seeds, params):
-    """The end rules on how many seeds are left: on the board, on both rows, or on either."""
+    """The end rules on how many seeds are left: on the board, on both rows, on either, or
+    exactly so many on each row."""
     row_0, row_1 = free_row_seeds(state, 0), free_row_seeds(state, 1)
     return (
         seeds <= params[P_END_BOARD_AT_MOST]
         or max(row_0, row_1) <= params[P_END_EACH_SIDE_AT_MOST]
         or min(row_0, row_1) <= params[P_END_ANY_SIDE_AT_MOST]
+        or row_0 == row_1 == params[P_END_EACH_SIDE_EXACTLY]
     )
 
 
@@ -227,10 +230,9 @@ def _ended_by_position(state, params):
         params[P_END_BOARD_AT_MOST] >= 0
         or params[P_END_EACH_SIDE_AT_MOST] >= 0
         or params[P_END_ANY_SIDE_AT_MOST] >= 0
+        or params[P_END_EACH_SIDE_EXACTLY] >= 0
     ) and _too_few_seeds(state, seeds, params):
         _finish(state, params[P_REMAINDER], END_FEW_SEEDS)
-    elif params[P_STALL_LIMIT] > 0 and state[STALL] >= params[P_STALL_LIMIT]:
-        _finish(state, params[P_STALL_REMAINDER], END_STALL)
     return state[ROUND_OVER] == 1
 
 
@@ -250,7 +252,11 @@ def begin_turn(state, params):
 
 @njit(cache=True)
 def _settle_turn(state, params):
-    """The legal actions of the player to move, or the end of the round."""
+    """The legal actions of the player to move, or the end of the round.
+
+    The rule set's own endings come first (the position, the feeding rule, a player who cannot
+    move); the stall limit, the players' agreed stop, only ends a round that could go on.
+    """
     for _ in range(2):  # a pass hands the turn over at most once
         if state[PHASE] == PHASE_PLAY and _ended_by_position(state, params):
             return
@@ -262,6 +268,8 @@ def _settle_turn(state, params):
             _award_board(state, mover, END_CANNOT_FEED)
             return
         if _count_legal(state, params) > 0:
+            if state[PHASE] == PHASE_PLAY and state[STALL] >= params[P_STALL_LIMIT]:
+                _finish(state, params[P_STALL_REMAINDER], END_STALL)
             return
         if free_row_seeds(state, mover) > 0:  # seeds, but every move is forbidden
             _finish(state, params[P_REMAINDER], END_CANNOT_FEED if opponent_empty else END_NO_MOVE)

@@ -25,6 +25,8 @@ import numpy as np
 
 from ..engine import layout as L
 from .base import (
+    RELAY_REPEATS,
+    STALL_STOP_LAST,
     RuleOptions,
     Variant,
     choice,
@@ -35,6 +37,7 @@ from .base import (
 )
 
 SKIPS = {"move": L.SKIP_MOVE_ORIGIN, "lap": L.SKIP_LAP_ORIGIN, "none": L.SKIP_NONE}
+ENDINGS = ("no_seeds", "two_left_or_majority", "one_each_side_or_majority")
 
 
 @dataclass(frozen=True)
@@ -53,15 +56,23 @@ class AyoayoOptions(RuleOptions):
     )
     ending: str = choice(
         "no_seeds",
-        ("no_seeds", "two_left_or_majority"),
-        "the game ends only when a player runs out of seeds (Pratt), or also when two seeds "
-        "are left or a player has captured 25 (004)",
+        ENDINGS,
+        "the game ends only when a player runs out of seeds (Pratt), or also when a player has "
+        "captured 25 or two seeds are left (004): two anywhere, or one on each side (004's "
+        "words read literally)",
     )
     sow_into_stores: bool = flag(False, "Pratt's variation: the mover's store is sown into")
+    stranded: str = choice(
+        "end",
+        ("end", "feed"),
+        "a player whose last seeds are captured: the game ends, or the capturer must sow "
+        "seeds to them and play goes on while that is possible (004's 'Other Rules' read "
+        "literally)",
+    )
 
 
 def to_params(options: AyoayoOptions) -> np.ndarray:
-    ends_early = options.ending == "two_left_or_majority"
+    ends_early = options.ending != "no_seeds"
     return rule_params(
         CONTINUE=L.CONTINUE_OCCUPIED,
         SKIP_ORIGIN=SKIPS[options.skip_origin],
@@ -70,7 +81,9 @@ def to_params(options: AyoayoOptions) -> np.ndarray:
         CAPTURE_LAST_SEED=int(options.capture_sowing_seed),
         FEEDING=L.FEED_PENALTY if options.feeding == "penalty" else L.FEED_FORCED,
         END_MAJORITY=int(ends_early),
-        END_BOARD_AT_MOST=2 if ends_early else -1,
+        END_BOARD_AT_MOST=2 if options.ending == "two_left_or_majority" else -1,
+        END_EACH_SIDE_EXACTLY=1 if options.ending == "one_each_side_or_majority" else -1,
+        NO_MOVE=L.NO_MOVE_PASS if options.stranded == "feed" else L.NO_MOVE_END,
         REMAINDER=L.REMAINDER_OWNER,
         STALL_LIMIT=options.stall_limit,
         STALL_REMAINDER=L.REMAINDER_OWNER,
@@ -89,8 +102,10 @@ class TampoduoOptions(AyoayoOptions):
     )
     ending: str = choice(
         "two_left_or_majority",
-        ("two_left_or_majority", "no_seeds"),
-        "the game also ends when two seeds are left or a player has captured 25",
+        ENDINGS,
+        "the game also ends when a player has captured 25 or two seeds are left: two anywhere "
+        "(004's 'too few seeds for any meaningful game'), or one on each side (its words read "
+        "literally)",
     )
 
 
@@ -103,6 +118,7 @@ AYOAYO = Variant(
     options_type=AyoayoOptions,
     to_params=to_params,
     doc=__doc__,
+    history=((STALL_STOP_LAST, RELAY_REPEATS),),
 )
 
 TAMPODUO = Variant(
@@ -113,4 +129,5 @@ TAMPODUO = Variant(
     options_type=TampoduoOptions,
     to_params=to_params,
     doc=__doc__,
+    history=((STALL_STOP_LAST, RELAY_REPEATS),),
 )

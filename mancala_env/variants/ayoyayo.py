@@ -27,7 +27,16 @@ import numpy as np
 
 from ..engine import layout as L
 from .ayoayo import SKIPS
-from .base import RuleOptions, Variant, choice, counts_mask, number, rule_params, skip_origin_field
+from .base import (
+    STALL_STOP_LAST,
+    RuleOptions,
+    Variant,
+    choice,
+    counts_mask,
+    number,
+    rule_params,
+    skip_origin_field,
+)
 
 ODU = {
     "forward": L.SPECIAL_TRANSFER_FORWARD,
@@ -80,4 +89,5 @@ AYOYAYO = Variant(
     options_type=AyoyayoOptions,
     to_params=to_params,
     doc=__doc__,
+    history=((STALL_STOP_LAST,),),
 )

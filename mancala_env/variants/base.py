@@ -88,9 +88,10 @@ def text(default: str, allowed: str, doc: str) -> Any:
     return field(default=default, metadata={"allowed": allowed, "doc": doc})
 
 
-def number(default: int, low: int, doc: str) -> Any:
-    """A dataclass field holding an integer of at least `low`."""
-    return field(default=default, metadata={"low": low, "doc": doc})
+def number(default: int, low: int, doc: str, why: str = "") -> Any:
+    """A dataclass field holding an integer of at least `low` (`why`: the reason for the
+    bound, given with a refused value)."""
+    return field(default=default, metadata={"low": low, "doc": doc, "why": why})
 
 
 @dataclass(frozen=True)
@@ -100,9 +101,10 @@ class RuleOptions:
     first_player: str = first_player_field()
     stall_limit: int = number(
         100,
-        0,
+        1,
         "plies without a seed leaving the board after which the game is stopped "
-        "(the players' agreement to stop a chase; 0 never stops)",
+        "(the players' agreement to stop a chase)",
+        why="without a limit, a chase that never captures would go on for ever",
     )
 
     def __post_init__(self) -> None:
@@ -120,7 +122,22 @@ class RuleOptions:
             if low is not None and (
                 isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high
             ):
-                raise ValueError(f"option {f.name}={value!r} must be an {allowed_values(f)}")
+                why = f.metadata.get("why")
+                raise ValueError(
+                    f"option {f.name}={value!r} must be an {allowed_values(f)}"
+                    + (f": {why}" if why else "")
+                )
+
+
+# Changes of play that several rule sets share, for their Version History.
+STALL_STOP_LAST = (
+    "the ply that reaches stall_limit ends the game by the rule set's own ending where it has "
+    "one (it was stopped as a stall), and stall_limit=0 (never stop) is refused"
+)
+RELAY_REPEATS = (
+    "a relay is endless only when its board and starting pit repeat: relays of more than 200 "
+    "laps that end are played (they were refused as endless)"
+)
 
 
 def rule_params(**values: int) -> np.ndarray:
@@ -136,7 +153,7 @@ def rule_params(**values: int) -> np.ndarray:
         "END_BOARD_AT_MOST": -1,
         "END_EACH_SIDE_AT_MOST": -1,
         "END_ANY_SIDE_AT_MOST": -1,
-        "MAX_LAPS": 200,
+        "END_EACH_SIDE_EXACTLY": -1,
         "DIRECTION": 1,
         "LIFT_ACTIONS": L.N_HOUSES,
         "MAX_ROUNDS": 100,
@@ -165,13 +182,45 @@ class Variant:
     options_type: type[RuleOptions]
     to_params: Callable[[Any], np.ndarray]
     doc: str = ""
-    history: tuple[str, ...] = ()  # what changed in play at v1, v2, ... (v0: the first release)
+    # What changed in play at v1, v2, ...: one tuple of changes a version (v0: the first release).
+    history: tuple[tuple[str, ...], ...] = ()
 
     @property
     def version(self) -> int:
-        """The version in the environment ids (`mancala/<name>-v<version>`): play changed
-        `version` times since the first release."""
+        """The version in the environment ids: play changed `version` times since the first
+        release (Gymnasium's and PettingZoo's convention)."""
         return len(self.history)
+
+    def env_id(self, version: int | None = None) -> str:
+        """The PettingZoo id, ``mancala/<name>-v<version>`` (the current version by default)."""
+        return f"mancala/{self.name}-v{self.version if version is None else version}"
+
+    def module_name(self, version: int | None = None) -> str:
+        """The versioned module's name in `mancala_env`, ``<name>_v<version>``."""
+        return f"{self.name}_v{self.version if version is None else version}"
+
+    def gym_id(self, version: int | None = None) -> str:
+        """The Gymnasium id of the single-agent env, ``mancala_env/<CamelCase name>-v<version>``."""
+        title = "".join(part.capitalize() for part in self.name.split("_"))
+        return f"mancala_env/{title}-v{self.version if version is None else version}"
+
+    def version_history(self) -> str:
+        """The Version History, as the rule page and the environment's docstring give it."""
+        lines = [f"- v0: the first release of {self.title}."]
+        for version, changes in enumerate(self.history, start=1):
+            lines.append(f"- v{version}: " + " ".join(f"{c[0].upper()}{c[1:]}." for c in changes))
+        return "\n".join(lines)
+
+    def retired(self, version: int) -> str:
+        """Why an older version's id no longer makes an environment, and what replaced it."""
+        changes = " ".join(
+            f"v{v}: {'; '.join(c)}." for v, c in enumerate(self.history, 1) if v > version
+        )
+        return (
+            f"{self.env_id(version)} is retired: {self.title}'s play changed since ({changes}) "
+            f"Use {self.env_id()} (Gymnasium: {self.gym_id()}, module "
+            f"mancala_env.{self.module_name()}); its rule page lists every change."
+        )
 
     def options(self, **values: Any) -> RuleOptions:
         """Build this rule set's options, naming any unknown one and the known ones."""

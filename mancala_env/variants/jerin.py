@@ -35,6 +35,8 @@ import numpy as np
 from ..engine import layout as L
 from .ayoayo import SKIPS
 from .base import (
+    RELAY_REPEATS,
+    STALL_STOP_LAST,
     RuleOptions,
     Variant,
     choice,
@@ -44,6 +46,11 @@ from .base import (
     skip_origin_field,
 )
 from .ncho import fours_buy_houses
+
+# Who takes a four made during a move, by the reading of 'a player cannot take seeds from his
+# opponent's houses ... but only from his own side'.
+FOURS_ON_THE_WAY = {"own_side": L.FOUR_ON_THE_WAY_MOVER_OWN, "owner": L.FOUR_ON_THE_WAY_OWNER}
+FOURS = {"own_side": L.FOUR_LAST_OWN_ONLY, "owner": L.FOUR_LAST_OWNER}
 
 OPENINGS = {
     "each_player": L.OPENING_TWO_HOUSES,
@@ -60,6 +67,12 @@ class JerinOptions(RuleOptions):
         "very first move",
     )
     skip_origin: str = skip_origin_field("none", "the source names no such rule")
+    fours: str = choice(
+        "own_side",
+        ("own_side", "owner"),
+        "fours made during a move: the mover takes those on their own side and the rest stay "
+        "on the board, or each house's owner takes the fours made in it (as in Ncho)",
+    )
     stuck: str = choice(
         "pass", ("pass", "end"), "a player with no seeds is passed over, or the round ends"
     )
@@ -72,9 +85,9 @@ def to_params(options: JerinOptions) -> np.ndarray:
         CONTINUE=L.CONTINUE_OCCUPIED,
         STOP_AT_FOUR=1,
         SKIP_ORIGIN=SKIPS[options.skip_origin],
-        FOUR_ON_THE_WAY=L.FOUR_ON_THE_WAY_MOVER_OWN,
+        FOUR_ON_THE_WAY=FOURS_ON_THE_WAY[options.fours],
         CAPTURE=L.CAPTURE_FOUR,
-        FOUR_LAST_OWN_ONLY=1,
+        FOUR_LAST=FOURS[options.fours],
         FINAL_POT=8,
         OPENING=OPENINGS[options.opening],
         NO_MOVE=L.NO_MOVE_PASS if options.stuck == "pass" else L.NO_MOVE_END,
@@ -94,4 +107,15 @@ JERIN = Variant(
     options_type=JerinOptions,
     to_params=to_params,
     doc=__doc__,
+    history=(
+        (
+            STALL_STOP_LAST,
+            RELAY_REPEATS,
+            "an opening lifts two adjoining houses that both hold seeds (a pair with one empty "
+            "house was an opening)",
+            "the eight seeds of the end are counted with the seeds in hand (fours made on the way "
+            "were left once eight were on the board, whatever was still in hand)",
+            "option fours='owner': each player takes the fours made in their own houses",
+        ),
+    ),
 )

@@ -36,6 +36,8 @@ import numpy as np
 from ..engine import layout as L
 from .ayoayo import SKIPS
 from .base import (
+    RELAY_REPEATS,
+    STALL_STOP_LAST,
     RuleOptions,
     Variant,
     choice,
@@ -108,4 +110,5 @@ LAYLI_GOOBALAY = Variant(
     options_type=LayliGoobalayOptions,
     to_params=to_params,
     doc=__doc__,
+    history=((STALL_STOP_LAST, RELAY_REPEATS),),
 )

@@ -40,7 +40,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import layout as L
-from .base import RuleOptions, Variant, choice, first_player_field, rule_params
+from .base import (
+    RELAY_REPEATS,
+    STALL_STOP_LAST,
+    RuleOptions,
+    Variant,
+    choice,
+    first_player_field,
+    rule_params,
+)
 
 SOURCE = "004_8ffe586423a61d8e.txt, section 'Mangala - Egypt'"
 TOTAL_SEEDS = 70
@@ -119,4 +127,5 @@ MANGALA = Variant(
     options_type=MangalaOptions,
     to_params=to_params,
     doc=__doc__,
+    history=((STALL_STOP_LAST, RELAY_REPEATS),),
 )

@@ -30,7 +30,16 @@ import numpy as np
 
 from ..engine import layout as L
 from . import obridjie
-from .base import RuleOptions, Variant, choice, first_player_field, match_flag, max_rounds_field
+from .base import (
+    RELAY_REPEATS,
+    STALL_STOP_LAST,
+    RuleOptions,
+    Variant,
+    choice,
+    first_player_field,
+    match_flag,
+    max_rounds_field,
+)
 
 
 @dataclass(frozen=True)
@@ -82,4 +91,12 @@ NCHO = Variant(
     options_type=NchoOptions,
     to_params=to_params,
     doc=__doc__,
+    history=(
+        (
+            STALL_STOP_LAST,
+            RELAY_REPEATS,
+            "the player who takes the eleventh four during a sowing wins the last four at once "
+            "(the sowing went on, and its last seed could make a twelfth four for the sower)",
+        ),
+    ),
 )

@@ -26,7 +26,16 @@ import numpy as np
 
 from ..engine import layout as L
 from .ayoayo import SKIPS
-from .base import RuleOptions, Variant, choice, guessed_first_player, rule_params, skip_origin_field
+from .base import (
+    RELAY_REPEATS,
+    STALL_STOP_LAST,
+    RuleOptions,
+    Variant,
+    choice,
+    guessed_first_player,
+    rule_params,
+    skip_origin_field,
+)
 from .oware import REMAINDERS
 
 
@@ -71,4 +80,5 @@ OBRIDJIE = Variant(
     options_type=ObridjieOptions,
     to_params=to_params,
     doc=__doc__,
+    history=((STALL_STOP_LAST, RELAY_REPEATS),),
 )

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import oware
-from .base import Variant, choice, flag
+from .base import STALL_STOP_LAST, Variant, choice, flag
 
 SOURCE = "004_8ffe586423a61d8e.txt, section 'OURI - Cape Verde'"
 
@@ -45,4 +45,5 @@ OURI = Variant(
     options_type=OuriOptions,
     to_params=to_params,
     doc=__doc__,
+    history=((STALL_STOP_LAST,),),
 )

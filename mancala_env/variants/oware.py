@@ -24,7 +24,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import layout as L
-from .base import RuleOptions, Variant, choice, counts_mask, guessed_first_player, rule_params
+from .base import (
+    STALL_STOP_LAST,
+    RuleOptions,
+    Variant,
+    choice,
+    counts_mask,
+    guessed_first_player,
+    rule_params,
+)
 
 SOURCE = "004_8ffe586423a61d8e.txt, section 'OWARE - Ghana' (and 'KPO - Liberia')"
 
@@ -76,6 +84,7 @@ OWARE = Variant(
     options_type=OwareOptions,
     to_params=to_params,
     doc=__doc__,
+    history=((STALL_STOP_LAST,),),
 )
 
 KPO = Variant(
@@ -86,4 +95,5 @@ KPO = Variant(
     options_type=OwareOptions,
     to_params=to_params,
     doc=__doc__,
+    history=((STALL_STOP_LAST,),),
 )

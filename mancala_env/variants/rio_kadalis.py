@@ -27,7 +27,7 @@ import numpy as np
 
 from ..engine import layout as L
 from . import obridjie
-from .base import Variant, choice, match_flag, max_rounds_field
+from .base import STALL_STOP_LAST, Variant, choice, match_flag, max_rounds_field
 
 STARTERS = {"alternate": L.STARTER_ALTERNATE, "loser": L.STARTER_ROUND_LOSER}
 
@@ -69,4 +69,5 @@ RIO_KADALIS = Variant(
     options_type=RioKadalisOptions,
     to_params=to_params,
     doc=__doc__,
+    history=((STALL_STOP_LAST,),),
 )

@@ -12,7 +12,7 @@ from typing import Any
 
 from mancala_env import Game
 from mancala_env.engine import layout as L
-from mancala_env.engine.sowing import sow
+from mancala_env.engine.sowing import relay_goes_on, relay_lap
 
 
 def position(
@@ -41,11 +41,13 @@ def outcome(game: Game) -> dict[str, Any]:
 
 def boards_after_laps(game: Game, action: int, laps: int) -> list[list[int]]:
     """The board after each of the first `laps` laps of lifting the mover's house `action + 1`
-    (the relay cut short by lowering its lap limit), to check a relay board by board."""
+    (fewer if the relay ends sooner), to check a relay board by board."""
+    state, params, mover = game.state.copy(), game.params, game.to_move
+    origin = start = mover * L.N_HOUSES + action
     boards = []
-    for lap in range(1, laps + 1):
-        state, params = game.state.copy(), game.params.copy()
-        params[L.P_MAX_LAPS] = lap
-        sow(state, game.to_move * L.N_HOUSES + action, game.to_move, params)
+    for _ in range(laps):
+        start = relay_lap(state, start, origin, mover, params)
         boards.append([int(x) for x in state[: L.N_PITS]])
+        if not relay_goes_on(state, start, mover, params, params[L.P_CONTINUE]):
+            break
     return boards

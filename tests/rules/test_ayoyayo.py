@@ -12,7 +12,7 @@ import pettingzoo
 import pytest
 from positions import outcome, position
 
-import mancala_env  # noqa: F401 - registers mancala/<name>-v0
+import mancala_env  # noqa: F401 - registers mancala/<name>-v<N>
 from mancala_env import Game, IllegalActionError
 
 
@@ -282,9 +282,9 @@ def test_odu_none_option_has_no_transfer():
 
 @pytest.mark.parametrize(("odu", "size"), [("forward", 12), ("either", 18), ("none", 6)])
 def test_pettingzoo_action_space_holds_the_odu_actions(odu, size):
-    """Rule 3 in the environment: pettingzoo.make("aec", "mancala/ayoyayo-v0") has Discrete(12)
+    """Rule 3 in the environment: pettingzoo.make("aec", "mancala/ayoyayo-v1") has Discrete(12)
     actions (six lifts, six transfers), Discrete(18) with odu='either', Discrete(6) without."""
-    env = pettingzoo.make("aec", "mancala/ayoyayo-v0", odu=odu)
+    env = pettingzoo.make("aec", "mancala/ayoyayo-v1", odu=odu)
     env.reset(seed=0)
     assert env.action_space("player_0").n == size
     mask = env.observe("player_0")["action_mask"]

@@ -2,10 +2,12 @@
 
 A relay lap starts again from the pit its last seed fell into while that pit held seeds (Pratt's
 rule 3, 002_39c0c29210756e27.txt; 004_8ffe586423a61d8e.txt, 'Sowing seeds' of Tampoduo, Ayoayo
-and Obridjie). The sources do not say what happens when such a relay never ends: the engine
-treats a relay still going after 200 laps as endless, and that move is not legal. The positions
-below were found by a search with the engine over boards with few seeds; each test proves the
-relay circles by finding the same board, stores and pit to lift again, lap after lap.
+and Obridjie). The sources do not say what happens when such a relay never ends, and set no
+limit on the laps of one that does: the engine plays every relay to its end, and a relay that
+comes back to a board and pit it has been at before circles for ever, so that move is not legal
+(`sowing.sow_relay`). The positions below were found by a search with the engine over boards
+with few seeds; each test proves the relay circles by finding the same board, stores and pit to
+lift again, lap after lap.
 
 Two players may also move a few seeds round and round without a capture ever coming; 004 lets
 the players agree to stop. Here the game stops after `stall_limit` plies (100) in which no seed
@@ -17,11 +19,11 @@ seeds are left. The chases below use three lone seeds (Ayoayo) and four (Obridji
 
 import numpy as np
 import pytest
-from positions import outcome, position
+from positions import boards_after_laps, outcome, position
 
 from mancala_env import Game, IllegalActionError
 from mancala_env.engine import layout as L
-from mancala_env.engine.sowing import sow_lap
+from mancala_env.engine.sowing import relay_lap
 
 Relay = tuple[tuple[int, ...], tuple[int, ...], int]
 
@@ -39,9 +41,7 @@ def relay_laps(
     start = pit
     laps_seen = [(tuple(board), tuple(stores), pit)]
     for _ in range(laps):
-        hand = int(state[start])
-        state[start] = 0
-        start = int(sow_lap(state, start, hand, mover, pit, game.params))
+        start = int(relay_lap(state, start, pit, mover, game.params))
         assert start < L.N_PITS and state[start] > 1
         assert not (stop_at_four and state[start] == 4)
         laps_seen.append(
@@ -78,13 +78,12 @@ ENDLESS = [
 def test_a_lift_that_relays_for_ever_is_not_legal(
     variant, options, board, action, first, period, legal
 ):
-    """Rule 3 of 002 / 'Sowing seeds' of 004 with the engine's bound: the lift circles for ever
-    (the relay comes back to the same board, stores and pit), so it is not in the mask and
-    Game.step rejects it; the mover's other lifts stay legal."""
+    """Rule 3 of 002 / 'Sowing seeds' of 004: the lift circles for ever (the relay comes back to
+    the same board, stores and pit), so it is not in the mask and Game.step rejects it; the
+    mover's other lifts stay legal."""
     stores = [(48 - sum(board)) // 2, 48 - sum(board) - (48 - sum(board)) // 2]
     options = {"first_player": "player_0", **options}
     game = position(variant, board, stores, to_move=0, options=options)
-    assert game.params[L.P_MAX_LAPS] == 200
     laps = relay_laps(game, board, stores, 0, action, first + period)
     assert laps[first + period] == laps[first]
     assert len(set(laps[first : first + period])) == period
@@ -104,7 +103,7 @@ ONLY_LIFT = [0, 5, 0, 0, 0, 0, 1, 0, 2, 1, 5, 4]
 
 
 def test_when_the_only_lift_relays_for_ever_the_game_ends():
-    """Rule 3 (004, 'Obridjie - Nigeria', 'Sowing seeds') with the engine's bound: player_0's
+    """Rule 3 (004, 'Obridjie - Nigeria', 'Sowing seeds'): player_0's
     only lift circles for ever, so he has no legal move though he has seeds; the game ends
     (end_reason 'no_move') and each player takes the seeds on their row (remainder 'owner')."""
     options = {"first_player": "player_0", "skip_origin": "move"}
@@ -179,7 +178,8 @@ def test_a_chase_is_stopped_after_exactly_stall_limit_plies(
 
 def test_stall_limit_option():
     """Option stall_limit: the Obridjie chase is stopped after 12 plies with stall_limit=12 (the
-    board is back where it started: 2 seeds on each row) and never with stall_limit=0."""
+    board is back where it started: 2 seeds on each row); 0, which would let the chase go on
+    for ever, is refused."""
     game = position("obridjie", OBRIDJIE_CHASE, [20, 24], to_move=0, options={"stall_limit": 12})
     play_chase(game, OBRIDJIE_MOVES, 12)
     assert outcome(game) == {
@@ -188,14 +188,8 @@ def test_stall_limit_option():
         "to_move": None,
         "end_reason": "stall",
     }
-    game = position("obridjie", OBRIDJIE_CHASE, [20, 24], to_move=0, options={"stall_limit": 0})
-    play_chase(game, OBRIDJIE_MOVES, 1200)
-    assert outcome(game) == {
-        "pits": OBRIDJIE_CHASE,
-        "stores": [20, 24],
-        "to_move": 0,
-        "end_reason": None,
-    }
+    with pytest.raises(ValueError, match=r"stall_limit=0 must be an integer >= 1"):
+        Game("obridjie", stall_limit=0)
 
 
 def test_a_seed_leaving_the_board_restarts_the_stall_count():
@@ -240,3 +234,67 @@ def test_every_game_ends_within_49_times_stall_limit_plies(variant, options):
             game.step(int(rng.choice(game.legal_actions())))
         assert game.move_number <= 49 * limit
         assert sum(game.stores.tolist()) == 48
+
+
+# (variant, board, stores, player to move, action, laps, the board after the move)
+LONG_RELAYS = [
+    ("tampoduo", [4, 3, 0, 9, 0, 5, 0, 1, 2, 1, 2, 2], [6, 13], 1, 4, 250,
+     [1, 4, 0, 0, 1, 13, 1, 0, 4, 0, 1, 0]),
+    ("ayoayo", [6, 1, 6, 1, 0, 1, 0, 3, 0, 10, 1, 3], [15, 1], 1, 3, 266,
+     [1, 0, 5, 1, 2, 3, 4, 1, 2, 0, 1, 12]),
+    ("layli_goobalay", [2, 3, 2, 1, 2, 3, 2, 5, 1, 2, 4, 3], [9, 9], 1, 0, 284,
+     [0, 1, 9, 0, 0, 6, 0, 6, 0, 1, 2, 3]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "variant, board, stores, mover, action, laps, after",
+    LONG_RELAYS,
+    ids=[case[0] for case in LONG_RELAYS],
+)
+def test_a_long_relay_that_ends_is_legal_and_played_to_its_end(
+    variant, board, stores, mover, action, laps, after
+):
+    """No source limits the laps of a relay: these end after 250, 266 and 284 laps (no board
+    and pit repeats on the way), so the move is legal and is played to its end."""
+    game = position(variant, board, stores, to_move=mover)
+    assert len(boards_after_laps(game, action, 1000)) == laps
+    assert action in game.legal_actions()
+    game.step(action)
+    assert game.pits.tolist() == after
+    assert game.to_move == 1 - mover
+
+
+# (variant, board, stores, action, what the rule set's own ending gives)
+OWN_ENDING_ON_THE_STALL_PLY = [
+    # Player_0's row is empty and no move of player_1 feeds it (Oware's rule 6).
+    ("oware", [0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0], [23, 23], 5, [23, 25], "cannot_feed"),
+    ("kpo", [0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0], [23, 23], 5, [23, 25], "cannot_feed"),
+    ("ouri", [0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0], [23, 23], 5, [23, 25], "cannot_feed"),
+    # Player_1 has no seeds and retaliates, taking the three on player_0's row (Ayoyayo).
+    ("ayoyayo", [0, 1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0], [23, 22], 1, [23, 25], "no_move"),
+    # Player_1 cannot feed player_0 (Pratt's rule 6, Tampoduo's forced feeding).
+    ("ayoayo", [0, 0, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0], [21, 24], 5, [21, 27], "cannot_feed"),
+    ("tampoduo", [0, 0, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0], [21, 24], 5, [21, 27], "cannot_feed"),
+]
+
+
+@pytest.mark.parametrize(
+    "variant, board, stores, action, final_stores, reason",
+    OWN_ENDING_ON_THE_STALL_PLY,
+    ids=[case[0] for case in OWN_ENDING_ON_THE_STALL_PLY],
+)
+def test_the_rule_sets_own_ending_wins_over_the_stall_stop_on_the_same_ply(
+    variant, board, stores, action, final_stores, reason
+):
+    """The ply that reaches stall_limit (the 100th without a capture) also ends the game by the
+    source's own rule: the source's ending is the one played, with its stores and reason."""
+    options = {"first_player": "player_0"}
+    game = position(variant, board, stores, to_move=0, options=options, plies_since_capture=99)
+    game.step(action)
+    assert outcome(game) == {
+        "pits": [0] * 12,
+        "stores": final_stores,
+        "to_move": None,
+        "end_reason": reason,
+    }

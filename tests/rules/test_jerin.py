@@ -1,9 +1,10 @@
 """J'erin (001_9cf8f14e7fe6ff20.txt, Newberry, section "J'erin"): one test per rule."""
 
 import numpy as np
+import pytest
 from positions import outcome, position
 
-from mancala_env import Game
+from mancala_env import Game, IllegalActionError
 
 LIFTS = 12  # houses change hands between rounds, so a lift may name any of the twelve pits
 OPEN = LIFTS  # action OPEN + h lifts the mover's houses h + 1 and h + 2 together
@@ -25,7 +26,26 @@ def test_rule_2_the_opening_lifts_two_adjoining_houses():
     game.step(OPEN + 0)  # houses 1 and 2: three seeds into pits 2, 3, 4; pit 4 was empty
     assert outcome(game)["pits"] == [0, 0, 1, 1, 1, 0] + [0, 0, 0, 0, 3, 6]
     assert game.to_move == 1
-    assert game.legal_actions() == [OPEN + 3, OPEN + 4]  # player_1's first move is an opening too
+    # player_1's first move is an opening too: houses 5 and 6, the only pair both holding seeds
+    assert game.legal_actions() == [OPEN + 4]
+
+
+def test_rule_2_the_opening_pair_must_both_hold_seeds():
+    """'Taking the contents of two adjoining houses, four in each hand': both houses of an
+    opening hold seeds. Facing [6, 6, 6, 0, 1, 6], player_1 may open with houses 1-2, 2-3 and
+    5-6, not with the pairs that include the empty house 4."""
+    pits = [4, 4, 4, 4, 4, 3] + [6, 6, 6, 0, 1, 6]
+    game = position("jerin", pits, [0, 0], to_move=1)
+    assert game.legal_actions() == [OPEN + 0, OPEN + 1, OPEN + 4]
+    with pytest.raises(IllegalActionError):
+        game.step(OPEN + 2)  # houses 3 and 4: house 4 is empty
+
+
+def test_rule_2_without_a_pair_holding_seeds_a_single_house_opens():
+    """A player with no two adjoining houses both holding seeds opens with an ordinary lift."""
+    pits = [4, 0, 4, 0, 4, 0] + [6, 6, 6, 6, 6, 6]
+    game = position("jerin", pits, [0, 0], to_move=0)
+    assert game.legal_actions() == [0, 2, 4]
 
 
 def test_rule_2_opening_only_for_the_first_move_of_the_round_option():
@@ -83,6 +103,41 @@ def test_rule_5_the_last_eight_go_to_the_first_last_seed_four_anywhere():
         "stores": [28, 20],
         "to_move": None,
         "end_reason": "board_empty",
+    }
+
+
+def test_rule_4_option_fours_to_the_owner():
+    """Option fours='owner' (the other reading of 'only from his own side'): each player takes
+    the fours made in their own houses, so player_1 takes the four the sowing makes in pit 6."""
+    pits = [0, 0, 0, 5, 3, 0] + [3, 0, 0, 0, 0, 6]
+    game = position("jerin", pits, [11, 20], to_move=0, turns=[1, 1], options={"fours": "owner"})
+    game.step(3)  # pit 4 (3 -> 4): player_0's; pit 6 (3 -> 4): player_1's; last into pit 8
+    assert game.pits.tolist() == [0, 0, 0, 0, 0, 1] + [0, 1, 1, 0, 0, 6]
+    assert game.stores.tolist() == [15, 24]
+
+
+def test_rule_4_option_fours_to_the_owner_a_last_seed_four_too():
+    """With fours='owner', a last seed making four on the opponent's side is theirs."""
+    pits = [3, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 2, 9]
+    game = position("jerin", pits, [14, 20], to_move=1, turns=[1, 1], options={"fours": "owner"})
+    game.step(10 - 6)  # pit 10: pits 11, then 0 (3 -> 4): player_0's house, player_0's four
+    assert game.pits.tolist() == [0] * 6 + [0, 0, 0, 0, 0, 10]
+    assert game.stores.tolist() == [18, 20]
+    assert game.to_move == 1  # player_0 has no seeds left and is passed over
+
+
+def test_rule_5_eight_seeds_are_counted_with_the_seeds_in_hand():
+    """'The game ends with eight seeds on the board' counts every seed still in play: with 12
+    in play (6 lifted, 6 on the board) the four made in player_0's pit 1 on the way is taken."""
+    pits = [6, 3, 0, 0, 0, 0] + [1, 1, 0, 0, 0, 1]
+    game = position("jerin", pits, [20, 16], to_move=0, turns=[1, 1])
+    game.step(0)  # pit 1 (3 -> 4, own, taken), pits 2-5, last into pit 6 (1 -> 2): relay into
+    # pits 7 (1 -> 2) and 8 (empty): the move ends
+    assert outcome(game) == {
+        "pits": [0, 0, 1, 1, 1, 1] + [0, 2, 1, 0, 0, 1],
+        "stores": [24, 16],
+        "to_move": 1,
+        "end_reason": None,
     }
 
 

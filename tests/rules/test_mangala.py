@@ -322,8 +322,9 @@ def test_every_game_ends_two_seeds_chasing_are_stopped_by_the_stall_limit():
 
 def test_option_until_captured_a_move_that_never_ends_is_not_legal():
     """With continuation='until_captured', two lone seeds would be sown on for ever: the relay
-    is cut at P_MAX_LAPS laps and such a move is not legal. Player_0's only move never ends, so
-    the game ends at once, rows to their owners. The default reading stops at the odd seed."""
+    comes back to a board and pit it has been at, and such a move is not legal. Player_0's only
+    move never ends, so the game ends at once, rows to their owners. The default reading stops
+    at the odd seed."""
     pits = [0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0]
     game = in_play(pits, [34, 34], continuation="until_captured")
     assert outcome(game) == {

@@ -125,6 +125,23 @@ def test_rule_6_also_when_the_eleventh_four_goes_to_the_owner():
     assert game.over
 
 
+def test_rule_6_the_eleventh_four_made_on_the_way_ends_the_game_at_once():
+    """'The player who wins the penultimate (11th) group of four tokens also wins the last':
+    player_0's first seed makes player_1's pit 6 four on the way, player_1's eleventh four, so
+    player_1 wins the last four at once (the seed still in hand and pit 7's three). The sowing
+    does not go on to make a twelfth four for player_0 with the last seed."""
+    pits = [0, 0, 0, 0, 0, 2] + [3, 3, 0, 0, 0, 0]
+    game = position("ncho", pits, [20, 20], to_move=0)
+    game.step(5)
+    assert outcome(game) == {
+        "pits": [0] * 12,
+        "stores": [20, 28],
+        "to_move": None,
+        "end_reason": "few_seeds",
+    }
+    assert game.winner() == 1
+
+
 def test_every_game_of_ncho_ends_with_all_seeds_handed_out():
     """Random games end (the bound: 49 * stall_limit plies) with every seed in a store."""
     rng = np.random.default_rng(7)

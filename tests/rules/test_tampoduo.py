@@ -294,3 +294,63 @@ def test_sow_into_stores_option():
         "to_move": 1,
         "end_reason": None,
     }
+
+
+def test_two_seeds_on_one_side_end_the_game_by_default():
+    """The default reads 'only 2 seeds left' as two seeds anywhere ('too few seeds for any
+    meaningful game to continue'): two seeds in player_0's house 6 end the game at once."""
+    game = position("tampoduo", [0, 0, 0, 0, 0, 2] + [0] * 6, [23, 23], to_move=0)
+    assert outcome(game) == {
+        "pits": [0] * 12,
+        "stores": [25, 23],
+        "to_move": None,
+        "end_reason": "few_seeds",
+    }
+
+
+def test_ending_one_each_side_option():
+    """Option ending='one_each_side_or_majority', 004's words read literally: two seeds end the
+    game only when they lie one on each side; two on one side play on."""
+    options = {"ending": "one_each_side_or_majority"}
+    game = position("tampoduo", [0, 0, 0, 0, 0, 2] + [0] * 6, [23, 23], to_move=0, options=options)
+    assert not game.over and game.legal_actions() == [5]
+    game = position("tampoduo", [0, 0, 0, 0, 0, 1] + [0] * 5 + [1], [23, 23], options=options)
+    assert outcome(game) == {
+        "pits": [0] * 12,
+        "stores": [24, 24],
+        "to_move": None,
+        "end_reason": "few_seeds",
+    }
+
+
+CAPTURES_THE_LAST = [0, 0, 0, 1, 0, 3, 0, 2, 0, 0, 0, 0]
+
+
+def test_a_player_whose_last_seeds_are_captured_ends_the_game():
+    """The default: player_0's pit 3 ends in empty pit 4 and takes pit 7, player_1's last seeds;
+    player_1 cannot move, so the game ends (no_move) and player_0 keeps the seeds on his row."""
+    game = position("tampoduo", CAPTURES_THE_LAST, [21, 21], to_move=0)
+    game.step(3)
+    assert outcome(game) == {
+        "pits": [0] * 12,
+        "stores": [27, 21],
+        "to_move": None,
+        "end_reason": "no_move",
+    }
+
+
+def test_stranded_feed_option_the_capturer_must_feed():
+    """Option stranded='feed', 004's 'Other Rules' read literally ('if at any point in the game a
+    player does not have any seeds ... the other player must sow seeds from a cup that would
+    provide the opponent with seeds'): after the same capture player_1 is passed over and
+    player_0 must feed him; his pit 5 (3) can, so play goes on."""
+    options = {"stranded": "feed"}
+    game = position("tampoduo", CAPTURES_THE_LAST, [21, 21], to_move=0, options=options)
+    game.step(3)
+    assert outcome(game) == {
+        "pits": [0, 0, 0, 0, 0, 3] + [0] * 6,
+        "stores": [24, 21],
+        "to_move": 0,
+        "end_reason": None,
+    }
+    assert game.legal_actions() == [5]
