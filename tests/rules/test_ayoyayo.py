@@ -345,6 +345,21 @@ def test_a_player_left_without_seeds_retaliates_unless_the_opponent_gives_some()
     }
 
 
+def test_the_few_seeds_end_wins_over_the_retaliation():
+    """Rules 4 and 5 on one ply: A's house 6 (2) makes 3 and 2 in B's houses 7 and 8 and eats
+    both, B's last seeds. B could retaliate, but A is left with one seed and B with none: 'two
+    seeds or less on either side' ends the game first, each side to its owner (A keeps his
+    seed; by retaliation B would take it)."""
+    game = position("ayoyayo", houses(h1=1, h6=2, h7=2, h8=1), [21, 21], to_move=0)
+    game.step(5)
+    assert outcome(game) == {
+        "pits": [0] * 12,
+        "stores": [27, 21],
+        "to_move": None,
+        "end_reason": "few_seeds",
+    }
+
+
 # ---- rule 5: the end with two seeds or fewer -------------------------------------------------
 
 
