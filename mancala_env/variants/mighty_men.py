@@ -29,7 +29,6 @@ three pits, where a Mighty Man is placed and which side is taken. 55 actions in 
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -94,12 +93,28 @@ class MightyMenOptions(RuleOptions):
         parse_pieces(self.pieces)
 
 
+UNSOWN_POWERS = {"standing": L.PIECE_UNSOWN_STANDING, "warrior": L.PIECE_UNSOWN_WARRIOR}
+
+
+@dataclass(frozen=True)
+class MightyMenCalmOptions(MightyMenOptions):
+    unsown_powers: str = choice(
+        "standing",
+        tuple(UNSOWN_POWERS),
+        "whose powers hold without the piece being the last sown: 'standing' the Warrior's, "
+        "the Wise Mother's and the Assassin's, which answer other pieces' actions (a reading); "
+        "'warrior' the Warrior's only, Gering's one stated exception, so that the Wise Mother "
+        "and the Assassin act only as the last piece sown in the move under way",
+    )
+
+
 def fixed_pit(i: int) -> int:
     """The pit of piece `i` in the fixed setting out: houses 1, 1, 2, 2, ... of alternate rows."""
     return (i % 2) * L.N_HOUSES + (i // 2) % L.N_HOUSES
 
 
 def to_params(options: MightyMenOptions, rules: int = L.PIECE_RULES_MAHER) -> np.ndarray:
+    """The rule parameters of either rule set (`rules`: Maher's or Gering's)."""
     kinds = parse_pieces(options.pieces)
     params = rule_params(
         CONTINUE=L.CONTINUE_NEVER,
@@ -123,6 +138,13 @@ def to_params(options: MightyMenOptions, rules: int = L.PIECE_RULES_MAHER) -> np
     return params
 
 
+def to_calm_params(options: MightyMenCalmOptions) -> np.ndarray:
+    """Gering's rules: powers only for the last piece sown, the standing ones as chosen."""
+    params = to_params(options, rules=L.PIECE_RULES_CALM)
+    params[L.P_PIECE_UNSOWN] = UNSOWN_POWERS[options.unsown_powers]
+    return params
+
+
 MIGHTY_MEN = Variant(
     name="mighty_men",
     title="10 Mighty Men",
@@ -140,7 +162,7 @@ MIGHTY_MEN_CALM = Variant(
     source=SOURCE + ", Ralf Gering's calmer rules",
     summary="10 Mighty Men with Gering's three calmer rules: a Mighty Man acts only when sown "
     "last, the Warrior guards without being sown, the Trickster is sown first",
-    options_type=MightyMenOptions,
-    to_params=functools.partial(to_params, rules=L.PIECE_RULES_CALM),
+    options_type=MightyMenCalmOptions,
+    to_params=to_calm_params,
     doc=__doc__,
 )

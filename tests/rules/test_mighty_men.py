@@ -347,6 +347,94 @@ def test_powers_resolve_in_the_order_the_pieces_fell():
     assert where(game) == [1, 1]  # the farmer came after the spy: he keeps his power
 
 
+@pytest.mark.parametrize("farmer_first, farmer_after", [(True, None), (False, 1)])
+def test_a_mighty_man_who_fell_before_the_spy_uses_his_power_before_he_is_reverted(
+    farmer_first, farmer_after
+):
+    """Powers resolve in the order the pieces fell, the Spy's too: a Farmer who fell into the
+    Spy's pit before him spreads his arc and is then reverted; one who fell after him keeps his
+    power. Either way the arc is spread."""
+    game = position([13, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], [("farmer", 0), ("spy", 0)])
+    game.step(0)  # 13 pieces: places 0 and 11 fall into pit 1 (pit 0 is passed over)
+    game.step(DECIDE + (0 if farmer_first else 11))
+    game.step(DECIDE + (11 if farmer_first else 0))
+    assert game.pits[:3].tolist() == [0, 2, 3]  # pit 1's regular piece went on to pit 2
+    assert where(game) == [farmer_after, 1]
+
+
+def rearrange(game: Game, counts: tuple[int, int], pits: dict[str, int]) -> None:
+    """Answer the Shepherd's decisions: `counts` for his preceding and own pits, then for each
+    special piece he asks about, the pit (0 preceding, 1 own, 2 following) `pits` names for its
+    kind; decisions with one answer are the engine's."""
+    for count in counts:
+        game.step(DECIDE + count)
+    while game.snapshot()["phase"] == "flock_piece":
+        snap = game.snapshot()
+        game.step(DECIDE + pits[snap["pieces"][snap["move"]["piece"]]["kind"]])
+
+
+def kinds(game: Game) -> list:
+    return [p["kind"] for p in game.snapshot()["pieces"]]
+
+
+SHEPHERD_SPY_WARRIOR = [("shepherd", 0), ("spy", 0), ("warrior", 2)]
+WARRIOR_SHEPHERD_SPY = SHEPHERD_SPY_WARRIOR[2:] + SHEPHERD_SPY_WARRIOR[:2]
+
+
+@pytest.mark.parametrize("pieces", [SHEPHERD_SPY_WARRIOR, WARRIOR_SHEPHERD_SPY])
+def test_a_piece_the_shepherd_leaves_in_its_pit_keeps_its_arrival(pieces):
+    """The Warrior was in pit 2 when the Spy fell there; the Shepherd, sown first, leaves both
+    in pit 2. The Spy still finds the Warrior there before him, whatever the order of the piece
+    slots (the order in which the Shepherd sets his pieces down)."""
+    game = position([3, 0, 2, 0, 0, 0, 1, 1, 1, 1, 1, 1], pieces)
+    game.step(0)
+    game.step(DECIDE + 0)  # the shepherd falls first, into pit 1
+    game.step(DECIDE + 1)  # the spy second, into pit 2 with the warrior
+    rearrange(game, (0, 1), {"shepherd": 1, "spy": 2, "warrior": 2})  # pits 0, 1, 2: 0, 1, 3
+    assert game.pits[:3].tolist() == [0, 1, 3] and game.to_move == 1
+    assert sorted(kinds(game), key=str) == [None, "shepherd", "spy"]
+
+
+def test_the_spy_reverts_a_warrior_already_in_his_pit_with_a_hunter_sown_first():
+    """The position of the Shepherd's test with a Hunter in his place: the same reversion."""
+    pieces = [("hunter", 0), ("spy", 0), ("warrior", 2)]
+    game = position([3, 0, 2, 0, 0, 0, 1, 1, 1, 1, 1, 1], pieces)
+    game.step(0)
+    game.step(DECIDE + 0)  # the hunter falls first, into pit 1
+    game.step(DECIDE + 0)  # and stays there
+    game.step(DECIDE + 1)  # the spy second, into pit 2 with the warrior
+    assert where(game) == [1, 2, None]
+
+
+@pytest.mark.parametrize(
+    "pieces",
+    [
+        [("shepherd", 0), ("spy", 0), ("warrior", 1)],
+        [("warrior", 1), ("shepherd", 0), ("spy", 0)],
+    ],
+)
+@pytest.mark.parametrize(
+    "counts, warrior_to, spy_to, reverted",
+    [
+        ((2, 1), 0, 0, False),  # moved together into pit 0: they arrive together
+        ((0, 1), 2, 2, False),  # the warrior moved into the spy's pit arrives after him
+        ((0, 3), 1, 1, True),  # the spy moved into the warrior's pit finds him there
+    ],
+)
+def test_pieces_the_shepherd_moves_arrive_together(pieces, counts, warrior_to, spy_to, reverted):
+    """The Shepherd falls into pit 1 beside the Warrior, the Spy into pit 2, and the Shepherd
+    rearranges pits 0, 1, 2 (0, 2 and 3 pieces): a piece he sets down in another pit arrives
+    there then, with every other piece he moves, so none of them was there before another;
+    the Spy acts in the pit he is in when his power resolves. Both slot orders."""
+    game = position([3, 1, 2, 0, 0, 0, 1, 1, 1, 1, 1, 1], pieces)
+    game.step(0)
+    game.step(DECIDE + 0)  # the shepherd falls first, into pit 1
+    game.step(DECIDE + 1)  # the spy second, into pit 2
+    rearrange(game, counts, {"shepherd": 1, "spy": spy_to, "warrior": warrior_to})
+    assert game.to_move == 1 and ("warrior" not in kinds(game)) == reverted
+    assert where(game)[[kind for kind, _ in pieces].index("spy")] == spy_to
+
+
 # ---- the calm rules -------------------------------------------------------------------------
 def test_calm_a_mighty_man_acts_only_when_sown_last():
     pits = [2, 0, 3, 0, 0, 0, 1, 1, 1, 1, 1, 1]
