@@ -100,6 +100,15 @@ def test_the_game_ends_when_the_player_to_move_has_no_pieces_the_rest_to_the_las
     assert game.snapshot()["end_reason"] == "no_move"
 
 
+def test_a_warriors_pit_goes_to_the_last_mover_with_the_rest_at_the_end():
+    """The pieces left at the end are no capture by a piece: the Warrior keeps nothing back."""
+    pits = [0, 0, 0, 3, 0, 1, 0, 0, 0, 0, 0, 1]
+    game = position(pits, [("warrior", 3)], store_0=20, to_move=1)
+    game.step(5)
+    game.step(0)  # player_1, to move, has no pieces: pits 1, 3 (the warrior's) and 5 to player_0
+    assert game.over and game.stores.tolist() == [25, 23] and where(game) == ["store_0"]
+
+
 def test_a_capture_of_the_opponents_last_pieces_is_not_made_when_another_lift_avoids_it():
     game = position([1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 2, 0], [], store_0=20)
     game.step(0)  # would take pit 10, all player_1 has; lifting house 4 would not
@@ -331,6 +340,22 @@ def test_a_captured_assassin_poisons_his_pit():
     assert game.pits[10] == 0 and game.pits[11] == 3 and game.pits[0] == 1
 
 
+@pytest.mark.parametrize("with_seed", [True, False])
+def test_a_capturing_assassin_poisons_the_movers_own_pit(with_seed):
+    """The Assassin, last piece sown, falls into the mover's empty pit 1 and captures pit 10;
+    taken with his capture (`capture_sowing_seed`), he poisons the pit he is taken from, pit 1,
+    the mover's own. Left in it (False), he is not captured and poisons nothing."""
+    pits = [1, 0, 0, 0, 0, 3, 2, 2, 2, 2, 3, 2]
+    game = position(pits, [("assassin", 0)], store_0=0, capture_sowing_seed=with_seed)
+    game.step(0)
+    snap = game.snapshot()
+    assert snap["closed"][1] == int(with_seed) and snap["closed"][10] == 0
+    assert where(game) == (["store_0"] if with_seed else [1])
+    assert game.stores[0] == 3 + int(with_seed)
+    game.step(5)  # player_1's pit 11: two pieces, into pit 0 and then pit 1 unless poisoned
+    assert game.pits[:3].tolist() == ([1, 0, 1] if with_seed else [1, 2, 0])
+
+
 # ---- the Spy and the order of the powers --------------------------------------------------------
 def test_powers_resolve_in_the_order_the_pieces_fell():
     pits = [13, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
@@ -466,15 +491,69 @@ def test_calm_the_trickster_is_sown_first():
     assert where(game) == [0]
 
 
-def test_calm_the_warrior_guards_without_being_sown():
+@pytest.mark.parametrize("unsown_powers", ["standing", "warrior"])
+def test_calm_the_warrior_guards_without_being_sown(unsown_powers):
     game = position(
         [1, 0, 0, 0, 0, 3, 2, 2, 2, 2, 3, 2],
         [("warrior", 10)],
         store_0=0,
         variant="mighty_men_calm",
+        unsown_powers=unsown_powers,
     )
     game.step(0)
     assert game.pits[10] == 3 and game.stores[0] == 0
+
+
+@pytest.mark.parametrize("unsown_powers, cancelled", [("standing", True), ("warrior", False)])
+def test_calm_an_unsown_wise_mother_cancels_a_farmers_arc_unless_read_strictly(
+    unsown_powers, cancelled
+):
+    """The Farmer, sown last into pit 2, spreads over 3, 8, 9; the Wise Mother in pit 8 was not
+    sown. By default (her power answers others' actions, like the Warrior's) she cancels the
+    arc; read strictly ('warrior'), only the last piece sown has a power and the arc is spread."""
+    game = position(
+        [2, 0, 3, 0, 0, 0, 1, 1, 1, 1, 1, 1],
+        [("farmer", 0), ("wise_mother", 8)],
+        store_0=20,
+        variant="mighty_men_calm",
+        unsown_powers=unsown_powers,
+    )
+    game.step(0)
+    game.step(DECIDE + 1)
+    cancelled_pits = [0, 1, 4, 0, 0, 0, 1, 1, 1, 1, 1, 1]
+    spread_pits = [0, 1, 1, 1, 0, 0, 1, 1, 2, 2, 1, 1]
+    assert game.pits.tolist() == (cancelled_pits if cancelled else spread_pits)
+
+
+@pytest.mark.parametrize("unsown_powers, poisoned", [("standing", 1), ("warrior", 0)])
+def test_calm_an_unsown_assassin_poisons_his_pit_unless_read_strictly(unsown_powers, poisoned):
+    """The Assassin in pit 10 is captured without having been sown: by default his pit is
+    poisoned; read strictly it is only emptied."""
+    game = position(
+        [1, 0, 0, 0, 0, 3, 2, 2, 2, 2, 3, 2],
+        [("assassin", 10)],
+        store_0=0,
+        variant="mighty_men_calm",
+        unsown_powers=unsown_powers,
+    )
+    game.step(0)
+    assert game.snapshot()["closed"][10] == poisoned and where(game) == ["store_0"]
+    assert game.stores[0] == 4 and game.pits[10] == 0
+
+
+@pytest.mark.parametrize("unsown_powers", ["standing", "warrior"])
+def test_calm_a_capturing_assassin_is_the_last_piece_sown_and_poisons_in_either_reading(
+    unsown_powers,
+):
+    game = position(
+        [1, 0, 0, 0, 0, 3, 2, 2, 2, 2, 3, 2],
+        [("assassin", 0)],
+        store_0=0,
+        variant="mighty_men_calm",
+        unsown_powers=unsown_powers,
+    )
+    game.step(0)
+    assert game.snapshot()["closed"][1] == 1 and where(game) == ["store_0"]
 
 
 # ---- options and errors -------------------------------------------------------------------------
@@ -483,6 +562,14 @@ def test_pieces_option_names_unknown_pieces_and_the_known_ones():
         Game("mighty_men", pieces="farmer,wizard")
     with pytest.raises(ValueError, match="at most 12"):
         Game("mighty_men", pieces=",".join(["spy"] * 13))
+
+
+def test_unsown_powers_is_an_option_of_the_calm_rules_only():
+    with pytest.raises(ValueError, match="unsown_powers='none'.*'standing', 'warrior'"):
+        Game("mighty_men_calm", unsown_powers="none")
+    with pytest.raises(ValueError, match="unknown option.*unsown_powers.*'mighty_men'"):
+        Game("mighty_men", unsown_powers="warrior")
+    assert Game("mighty_men_calm").options.unsown_powers == "standing"
 
 
 def test_several_pieces_of_one_kind_and_a_single_piece_game():
