@@ -471,8 +471,8 @@ def _heal(state, i, mover, params):
 
 @njit(cache=True)
 def _unmask(state, i):
-    """The Spy turns the Mighty Men that were in his pit before him into regular pieces (a
-    Wise Mother excepted)."""
+    """The Spy turns the Mighty Men that were in his pit before he came into regular pieces (a
+    Wise Mother excepted, with or without her power): those with an earlier arrival stamp."""
     pit = state[PIECE_AT + i]
     for j in range(MAX_PIECES):
         if (

@@ -19,7 +19,8 @@ rule page ``docs/variants/mighty_men.md`` gives every reading and its reason.
 6. Setting out (`setting_out`): one player places the Mighty Men, the other chooses a side, and
    the first moves first; or a fixed or random layout.
 7. ``mighty_men_calm``: Gering's rules. A Mighty Man uses his power only when he is the last
-   piece sown; the Warrior guards his pit without being sown; the Trickster is sown first.
+   piece sown; the Warrior guards his pit without being sown (and by default the Wise Mother
+   and the Assassin keep their powers unsown too, `unsown_powers`); the Trickster is sown first.
 
 Actions: 0..5 lift houses 1..6; 6 + v (v = 0..48) answers the decision the move asks for (the
 phase in the observation says which): where a special piece falls in the sowing, how far the

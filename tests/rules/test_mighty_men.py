@@ -542,6 +542,19 @@ def test_calm_an_unsown_assassin_poisons_his_pit_unless_read_strictly(unsown_pow
 
 
 @pytest.mark.parametrize("unsown_powers", ["standing", "warrior"])
+def test_calm_the_spy_cannot_revert_a_wise_mother_in_either_reading(unsown_powers):
+    game = position(
+        [1, 2, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1],
+        [("spy", 0), ("warrior", 1, 1), ("wise_mother", 1, 2)],
+        store_0=20,
+        variant="mighty_men_calm",
+        unsown_powers=unsown_powers,
+    )
+    game.step(0)  # the spy, alone in hand and so the last piece sown, falls into pit 1
+    assert where(game) == [1, None, 1]
+
+
+@pytest.mark.parametrize("unsown_powers", ["standing", "warrior"])
 def test_calm_a_capturing_assassin_is_the_last_piece_sown_and_poisons_in_either_reading(
     unsown_powers,
 ):
