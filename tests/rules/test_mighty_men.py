@@ -58,6 +58,22 @@ def values(game: Game) -> list[int]:
     return [a - DECIDE for a in game.legal_actions()]
 
 
+def rearrange(game: Game, counts: tuple[int, int], pits: dict[str, int]) -> None:
+    """Answer the Shepherd's decisions: `counts` for his preceding and own pits, then for each
+    special piece he asks about, the pit (0 preceding, 1 own, 2 following) `pits` names for its
+    kind; decisions with one answer are the engine's."""
+    for count in counts:
+        game.step(DECIDE + count)
+    while game.snapshot()["phase"] == "flock_piece":
+        snap = game.snapshot()
+        game.step(DECIDE + pits[snap["pieces"][snap["move"]["piece"]]["kind"]])
+
+
+def kinds(game: Game) -> list:
+    """What each piece slot is now: its kind, or None once a regular piece."""
+    return [p["kind"] for p in game.snapshot()["pieces"]]
+
+
 # ---- rule 1-2: the board, the sowing --------------------------------------------------------
 def test_start_four_pieces_a_pit_and_55_actions():
     game = Game("mighty_men", setting_out="fixed")
@@ -309,8 +325,7 @@ def test_spy_reverts_the_mighty_men_before_him_but_not_a_wise_mother():
     )
     game.step(0)
     assert where(game) == [1, None, 1]
-    snap = game.snapshot()
-    assert [p["kind"] for p in snap["pieces"]] == ["spy", None, "wise_mother"]
+    assert kinds(game) == ["spy", None, "wise_mother"]
 
 
 # ---- the Witch Doctor -----------------------------------------------------------------------
@@ -385,21 +400,6 @@ def test_a_mighty_man_who_fell_before_the_spy_uses_his_power_before_he_is_revert
     game.step(DECIDE + (11 if farmer_first else 0))
     assert game.pits[:3].tolist() == [0, 2, 3]  # pit 1's regular piece went on to pit 2
     assert where(game) == [farmer_after, 1]
-
-
-def rearrange(game: Game, counts: tuple[int, int], pits: dict[str, int]) -> None:
-    """Answer the Shepherd's decisions: `counts` for his preceding and own pits, then for each
-    special piece he asks about, the pit (0 preceding, 1 own, 2 following) `pits` names for its
-    kind; decisions with one answer are the engine's."""
-    for count in counts:
-        game.step(DECIDE + count)
-    while game.snapshot()["phase"] == "flock_piece":
-        snap = game.snapshot()
-        game.step(DECIDE + pits[snap["pieces"][snap["move"]["piece"]]["kind"]])
-
-
-def kinds(game: Game) -> list:
-    return [p["kind"] for p in game.snapshot()["pieces"]]
 
 
 SHEPHERD_SPY_WARRIOR = [("shepherd", 0), ("spy", 0), ("warrior", 2)]
