@@ -3,7 +3,8 @@
 A snapshot lists one entry per piece slot of the rule set: the piece's kind (null once the Spy
 made it a regular piece), where it is (a pit 0..11, ``"store_0"``, ``"store_1"``, or ``"hand"``
 while a move or the setting out has it), and the stamp of its arrival there; and, while a move
-is under way, the decisions taken so far. ``move`` holds the rest of a move under way.
+is under way, the decisions taken so far and, while the Shepherd holds it, the pit it came
+from (``flock_from``). ``move`` holds the rest of a move under way.
 """
 
 from __future__ import annotations
@@ -34,7 +35,9 @@ PIECE_FIELDS = {
     "drop": L.PIECE_DROP,
     "shift": L.PIECE_SHIFT,
     "found": L.PIECE_FOUND,
+    "flock_from": L.PIECE_FLOCK_FROM,
 }
+UNSET_AS_MINUS_ONE = ("drop", "flock_from")  # piece fields that are -1 when not in use
 
 
 SOWING_PHASES = (L.PHASE_DROP, L.PHASE_SHIFT)  # a lifted hand is not sown yet
@@ -106,6 +109,7 @@ def restore_pieces(snapshot: dict[str, Any], state: np.ndarray, params: np.ndarr
     for i in range(L.MAX_PIECES):
         state[L.PIECE_AT + i] = L.AT_NOWHERE
         state[L.PIECE_DROP + i] = -1
+        state[L.PIECE_FLOCK_FROM + i] = -1
     for i, entry in enumerate(pieces):
         if not isinstance(entry, dict):
             raise PieceSnapshotError(f"piece {i} must be a dict, got {entry!r}")
@@ -114,7 +118,7 @@ def restore_pieces(snapshot: dict[str, Any], state: np.ndarray, params: np.ndarr
         if kind:
             state[L.PIECE_AT + i] = _place_code(entry.get("at"))
         for key, slot in PIECE_FIELDS.items():
-            value = entry.get(key, -1 if key == "drop" else 0)
+            value = entry.get(key, -1 if key in UNSET_AS_MINUS_ONE else 0)
             if isinstance(value, bool) or not isinstance(value, int) or value < -1:
                 raise PieceSnapshotError(f"piece {i}'s '{key}' must be an integer, got {value!r}")
             state[slot + i] = value

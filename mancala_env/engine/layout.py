@@ -51,7 +51,8 @@ PIECE_SHIFT = PIECE_DROP + MAX_PIECES  # PIECE_SHIFT + i: pits a Hunter or Trick
 PIECE_FOUND = PIECE_SHIFT + MAX_PIECES  # PIECE_FOUND + i: pieces in the pit it was dropped into
 PIECE_ACTS = PIECE_FOUND + MAX_PIECES  # PIECE_ACTS + i: the KIND_* whose power it has to resolve
 PIECE_AS = PIECE_ACTS + MAX_PIECES  # PIECE_AS + i: the kind a Chieftain is this play, 0: his own
-MOVE = PIECE_AS + MAX_PIECES  # MOVE + MOVE_*: a move of pieces under way (see `engine.pieces`)
+PIECE_FLOCK_FROM = PIECE_AS + MAX_PIECES  # PIECE_FLOCK_FROM + i: the pit the Shepherd took it from
+MOVE = PIECE_FLOCK_FROM + MAX_PIECES  # MOVE + MOVE_*: a move of pieces under way (`engine.pieces`)
 MOVE_SLOTS = 12
 STATE_SIZE = MOVE + MOVE_SLOTS
 
@@ -122,6 +123,7 @@ P_PIECE_PIT = P_PIECE_KIND + MAX_PIECES  # P_PIECE_PIT + i: piece i's pit in a g
 P_PIECE_RULES = P_PIECE_PIT + MAX_PIECES  # PIECE_RULES_*: when the pieces use their powers
 P_PIECE_SETUP = P_PIECE_RULES + 1  # PIECE_SETUP_*: how the pieces are set out
 P_PIECE_GAME = P_PIECE_SETUP + 1  # 1: a game of special pieces (moves in `engine.pieces`)
+P_PIECE_UNSOWN = P_PIECE_GAME + 1  # PIECE_UNSOWN_*: whose powers hold without being sown (calm)
 PARAMS_SIZE = 80  # room for the parameters of rule sets still to come
 
 CONTINUE_NEVER = 0  # single lap: the turn ends with the last seed
@@ -283,6 +285,10 @@ MOVE_FLOCK_COUNTS = 10  # the counts chosen for his preceding and own pits, two 
 # P_PIECE_RULES: when a special piece uses its power.
 PIECE_RULES_MAHER = 0  # whenever it is sown (Maher)
 PIECE_RULES_CALM = 1  # only as the last piece sown; the Trickster is sown first (Gering)
+
+# P_PIECE_UNSOWN: under Gering's rules, which standing powers hold without being the last sown.
+PIECE_UNSOWN_STANDING = 0  # the Warrior's, the Wise Mother's and the Assassin's
+PIECE_UNSOWN_WARRIOR = 1  # the Warrior's only (Gering's one stated exception)
 
 # P_PIECE_SETUP: how the special pieces are set out.
 PIECE_SETUP_PLAYERS = 0  # one player places them, the other chooses a side, the first moves first

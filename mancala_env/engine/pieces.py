@@ -70,6 +70,7 @@ from .layout import (
     P_PIECE_PIT,
     P_PIECE_RULES,
     P_PIECE_SETUP,
+    P_PIECE_UNSOWN,
     P_PIECES,
     PHASE,
     PHASE_BORROW,
@@ -84,6 +85,7 @@ from .layout import (
     PIECE_AS,
     PIECE_AT,
     PIECE_DROP,
+    PIECE_FLOCK_FROM,
     PIECE_FOUND,
     PIECE_KIND,
     PIECE_RULES_CALM,
@@ -91,6 +93,7 @@ from .layout import (
     PIECE_SETUP_PLAYERS,
     PIECE_SHIFT,
     PIECE_SINCE,
+    PIECE_UNSOWN_STANDING,
     PIECES_PER_PIT,
     ROUND_STARTER,
     SETUP,
@@ -124,14 +127,27 @@ def pieces_at(state, place):
 
 
 @njit(cache=True)
-def _kind_at(state, pit, kind):
-    """Whether a special piece counting as `kind` is in `pit`."""
+def _standing_power_holds(state, i, params):
+    """Whether the power of piece `i` that answers other pieces' actions (the Wise Mother's, the
+    Assassin's) holds now: always, unless Gering's 'only if he is the last piece sown' is read
+    strictly (P_PIECE_UNSOWN), when only the last piece sown in the move under way has it."""
+    if params[P_PIECE_RULES] != PIECE_RULES_CALM or params[P_PIECE_UNSOWN] == PIECE_UNSOWN_STANDING:
+        return True
+    return state[MOVE + MOVE_RESOLVED] >= 0 and state[MOVE + MOVE_LAST_PIECE] == i
+
+
+@njit(cache=True)
+def _shields(state, i, params):
+    """Whether piece `i` counts as a Wise Mother with her power: she cancels special actions
+    that would change her pit's count."""
+    return acting_kind(state, i) == KIND_WISE_MOTHER and _standing_power_holds(state, i, params)
+
+
+@njit(cache=True)
+def _shielded(state, pit, params):
+    """Whether a Wise Mother with her power is in `pit`."""
     for i in range(MAX_PIECES):
-        if (
-            state[PIECE_KIND + i] != 0
-            and state[PIECE_AT + i] == pit
-            and acting_kind(state, i) == kind
-        ):
+        if state[PIECE_KIND + i] != 0 and state[PIECE_AT + i] == pit and _shields(state, i, params):
             return True
     return False
 
@@ -223,6 +239,7 @@ def start_pieces(state, params, first_player, seed):
         state[PIECE_KIND + i] = params[P_PIECE_KIND + i] if i < params[P_PIECES] else 0
         state[PIECE_AT + i] = AT_NOWHERE
         state[PIECE_DROP + i] = -1
+        state[PIECE_FLOCK_FROM + i] = -1
     state[MOVE + MOVE_RESOLVED] = -1
     state[MOVE + MOVE_FLOCK] = -1
     setup = params[P_PIECE_SETUP]
@@ -381,10 +398,7 @@ def _sow(state, mover, params):
                 reached = pit
                 for _ in range(distance):
                     reached = open_step(state, reached, direction, origin)
-                if not (
-                    _kind_at(state, pit, KIND_WISE_MOTHER)
-                    or _kind_at(state, reached, KIND_WISE_MOTHER)
-                ):
+                if not (_shielded(state, pit, params) or _shielded(state, reached, params)):
                     target = reached
             state[PIECE_FOUND + i] = state[target]
             _set_down(state, i, target)
@@ -423,7 +437,7 @@ def _borrow(state, i, kind):
 
 
 @njit(cache=True)
-def _farm(state, i):
+def _farm(state, i, params):
     """The Farmer dropped into an occupied pit spreads its regular pieces over the arc."""
     if state[PIECE_FOUND + i] == 0:
         return
@@ -431,10 +445,10 @@ def _farm(state, i):
     arc = np.empty(5, np.int64)
     n = farmer_arc(state, pit, arc)
     spread = min(state[pit] - pieces_at(state, pit), n)
-    if spread == 0 or _kind_at(state, pit, KIND_WISE_MOTHER):
+    if spread == 0 or _shielded(state, pit, params):
         return
     for k in range(spread):
-        if _kind_at(state, arc[k], KIND_WISE_MOTHER):
+        if _shielded(state, arc[k], params):
             return  # she cancels the whole arc
     state[pit] -= spread
     for k in range(spread):
@@ -442,7 +456,7 @@ def _farm(state, i):
 
 
 @njit(cache=True)
-def _heal(state, i, mover):
+def _heal(state, i, mover, params):
     """The Witch Doctor dropped into an empty pit frees three regular pieces the opponent
     captured (as many as there are, if fewer), into his pit."""
     if state[PIECE_FOUND + i] != 0:
@@ -450,15 +464,15 @@ def _heal(state, i, mover):
     pit = state[PIECE_AT + i]
     store = STORE + 1 - mover
     freed = min(3, state[store] - pieces_at(state, AT_STORE + 1 - mover))
-    if freed > 0 and not _kind_at(state, pit, KIND_WISE_MOTHER):
+    if freed > 0 and not _shielded(state, pit, params):
         state[store] -= freed
         state[pit] += freed
 
 
 @njit(cache=True)
 def _unmask(state, i):
-    """The Spy turns the Mighty Men that were in his pit before him into regular pieces (a
-    Wise Mother excepted)."""
+    """The Spy turns the Mighty Men that were in his pit before he came into regular pieces (a
+    Wise Mother excepted, with or without her power): those with an earlier arrival stamp."""
     pit = state[PIECE_AT + i]
     for j in range(MAX_PIECES):
         if (
@@ -490,9 +504,10 @@ def flock_pit(state, pit, k):
 
 
 @njit(cache=True)
-def _gather_flock(state, i):
-    """The Shepherd takes up the special pieces of his three pits (a Wise Mother stays, and so
-    does her pit's count); False when there are not three open pits to rearrange."""
+def _gather_flock(state, i, params):
+    """The Shepherd takes up the special pieces of his three pits, each remembering the pit it
+    came from (a Wise Mother stays, and so does her pit's count), and takes the stamp of
+    their arrival wherever he moves them; False when there are not three open pits."""
     pit = state[PIECE_AT + i]
     before, after = flock_pit(state, pit, 0), flock_pit(state, pit, 2)
     if before == after:
@@ -500,13 +515,26 @@ def _gather_flock(state, i):
     state[MOVE + MOVE_FLOCK] = pit
     state[MOVE + MOVE_FLOCK_COUNTS] = -1
     state[MOVE + MOVE_FLOCK_COUNTS + 1] = -1
+    state[MOVE + MOVE_STAMP] += 1
     for j in range(MAX_PIECES):
         at = state[PIECE_AT + j]
         in_flock = at == before or at == pit or at == after  # noqa: SIM109 (numba: mixed ints)
         in_flock = in_flock and state[PIECE_KIND + j] != 0
-        if in_flock and acting_kind(state, j) != KIND_WISE_MOTHER:
+        if in_flock and not _shields(state, j, params):
+            state[PIECE_FLOCK_FROM + j] = at
             state[PIECE_AT + j] = AT_HAND
     return True
+
+
+@njit(cache=True)
+def _set_down_from_flock(state, j, pit):
+    """The Shepherd puts piece `j` in `pit`. Left in the pit it came from, it keeps its arrival
+    (the Spy asks who was there first); moved, it arrives with every piece he moves, at the stamp
+    he took (nothing else is stamped while he holds them), so none came before another."""
+    if state[PIECE_FLOCK_FROM + j] != pit:
+        state[PIECE_SINCE + j] = state[MOVE + MOVE_STAMP]
+    state[PIECE_AT + j] = pit
+    state[PIECE_FLOCK_FROM + j] = -1
 
 
 @njit(cache=True)
@@ -530,7 +558,7 @@ def _write_flock_counts(state):
 
 
 @njit(cache=True)
-def _count_range(state):
+def _count_range(state, params):
     """The counts allowed for the next of the Shepherd's pits: (first, last)."""
     centre = state[MOVE + MOVE_FLOCK]
     k = 0 if state[MOVE + MOVE_FLOCK_COUNTS] < 0 else 1
@@ -538,13 +566,13 @@ def _count_range(state):
     for j in range(k):
         left -= state[MOVE + MOVE_FLOCK_COUNTS + j]
     pit = flock_pit(state, centre, k)
-    if _kind_at(state, pit, KIND_WISE_MOTHER):
+    if _shielded(state, pit, params):
         return state[pit], state[pit]
     kept_later = 0
     free_later = False
     for j in range(k + 1, 3):
         later = flock_pit(state, centre, j)
-        if _kind_at(state, later, KIND_WISE_MOTHER):
+        if _shielded(state, later, params):
             kept_later += state[later]
         else:
             free_later = True
@@ -561,7 +589,7 @@ def _flock_room(state, k):
 
 
 @njit(cache=True)
-def _resolve(state, i, mover):
+def _resolve(state, i, mover, params):
     """Resolve the power of piece `i`; True when it waits for a decision of the mover."""
     while True:
         kind = state[PIECE_ACTS + i]
@@ -578,7 +606,7 @@ def _resolve(state, i, mover):
                     _borrow(state, i, k)
             continue
         if kind == KIND_SHEPHERD:
-            if state[MOVE + MOVE_FLOCK] < 0 and not _gather_flock(state, i):
+            if state[MOVE + MOVE_FLOCK] < 0 and not _gather_flock(state, i, params):
                 break
             if state[MOVE + MOVE_FLOCK_COUNTS + 1] < 0:
                 state[PHASE] = PHASE_FLOCK_COUNT
@@ -591,9 +619,9 @@ def _resolve(state, i, mover):
                 return True
             state[MOVE + MOVE_FLOCK] = -1
         elif kind == KIND_FARMER:
-            _farm(state, i)
+            _farm(state, i, params)
         elif kind == KIND_WITCH_DOCTOR:
-            _heal(state, i, mover)
+            _heal(state, i, mover, params)
         elif kind == KIND_SPY:
             _unmask(state, i)
         break
@@ -614,14 +642,16 @@ def _guarded(state, pit, capturer):
 
 
 @njit(cache=True)
-def take_pieces(state, pit, count, only, player):
+def take_pieces(state, pit, count, only, player, params):
     """Move `count` pieces of `pit` to `player`'s store: the special piece `only` when it is
     given (>= 0; MAX_PIECES: a regular piece), else every piece of the pit. A captured Assassin
-    poisons the pit: it is closed, and what is left in it goes with him."""
+    poisons the pit he is taken from (the capturing piece's, when he made the capture): it is
+    closed, and what is left in it goes with him."""
     poisoned = False
     for j in range(MAX_PIECES):
         if (only < 0 or j == only) and state[PIECE_KIND + j] != 0 and state[PIECE_AT + j] == pit:
-            poisoned = poisoned or acting_kind(state, j) == KIND_ASSASSIN
+            assassin = acting_kind(state, j) == KIND_ASSASSIN
+            poisoned = poisoned or (assassin and _standing_power_holds(state, j, params))
     if poisoned:
         only = -1
         count = state[pit]
@@ -647,12 +677,12 @@ def _capture(state, mover, params):
         return 0
     if state[MOVE + MOVE_SLAM_ALLOWED] == 0 and state[facing] == row_seeds(state, 1 - mover):
         return 0  # not the opponent's last pieces, while another lift would not take them
-    take_pieces(state, facing, state[facing], -1, mover)
+    take_pieces(state, facing, state[facing], -1, mover, params)
     if params[P_CAPTURE_LAST_SEED] == 1 and not _guarded(state, last, capturer):
         if capturer >= 0 and state[PIECE_AT + capturer] == last:
-            take_pieces(state, last, 1, capturer, mover)
+            take_pieces(state, last, 1, capturer, mover, params)
         elif capturer < 0 and state[last] > pieces_at(state, last):
-            take_pieces(state, last, 1, MAX_PIECES, mover)
+            take_pieces(state, last, 1, MAX_PIECES, mover, params)
     return CAPTURED
 
 
@@ -672,7 +702,7 @@ def _end_move(state, mover, params):
 
 # ---- the decisions ----------------------------------------------------------------------------
 @njit(cache=True)
-def _next_decision(state, mover):
+def _next_decision(state, mover, params):
     """Do the work of the move that asks nothing, up to the next decision (its phase set,
     True) or to the end of the sowing and the powers (False)."""
     if state[MOVE + MOVE_RESOLVED] < 0:
@@ -689,7 +719,7 @@ def _next_decision(state, mover):
         return False  # ready to sow
     while state[MOVE + MOVE_RESOLVED] < state[MOVE + MOVE_HAND]:
         i = _dropped_at(state, state[MOVE + MOVE_RESOLVED])
-        if i >= 0 and state[PIECE_ACTS + i] != 0 and _resolve(state, i, mover):
+        if i >= 0 and state[PIECE_ACTS + i] != 0 and _resolve(state, i, mover, params):
             return True
         state[MOVE + MOVE_RESOLVED] += 1
     return False
@@ -717,7 +747,7 @@ def choices(state, mover, params, out):
         for v in range(1, 11):
             out[v] = (kinds >> v) & 1
     elif phase == PHASE_FLOCK_COUNT:
-        first, last = _count_range(state)
+        first, last = _count_range(state, params)
         out[first : last + 1] = 1
     elif phase == PHASE_FLOCK_PIECE:
         for k in range(3):
@@ -742,7 +772,7 @@ def _decide(state, v, mover, params):
         if k == 1:
             _write_flock_counts(state)
     elif phase == PHASE_FLOCK_PIECE:
-        _set_down(state, i, flock_pit(state, state[MOVE + MOVE_FLOCK], v))
+        _set_down_from_flock(state, i, flock_pit(state, state[MOVE + MOVE_FLOCK], v))
 
 
 @njit(cache=True)
@@ -751,7 +781,7 @@ def _advance(state, mover, params):
     again), taking the decisions that have one choice only, or to its end (capture flags)."""
     values = np.zeros(VALUES, np.int32)
     while True:
-        if not _next_decision(state, mover):
+        if not _next_decision(state, mover, params):
             if state[MOVE + MOVE_RESOLVED] < 0:
                 _sow(state, mover, params)
                 continue

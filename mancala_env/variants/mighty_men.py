@@ -19,7 +19,8 @@ rule page ``docs/variants/mighty_men.md`` gives every reading and its reason.
 6. Setting out (`setting_out`): one player places the Mighty Men, the other chooses a side, and
    the first moves first; or a fixed or random layout.
 7. ``mighty_men_calm``: Gering's rules. A Mighty Man uses his power only when he is the last
-   piece sown; the Warrior guards his pit without being sown; the Trickster is sown first.
+   piece sown; the Warrior guards his pit without being sown (and by default the Wise Mother
+   and the Assassin keep their powers unsown too, `unsown_powers`); the Trickster is sown first.
 
 Actions: 0..5 lift houses 1..6; 6 + v (v = 0..48) answers the decision the move asks for (the
 phase in the observation says which): where a special piece falls in the sowing, how far the
@@ -29,13 +30,21 @@ three pits, where a Mighty Man is placed and which side is taken. 55 actions in 
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..engine import layout as L
-from .base import RuleOptions, Variant, choice, first_player_field, flag, rule_params, text
+from .base import (
+    STALL_STOP_LAST,
+    RuleOptions,
+    Variant,
+    choice,
+    first_player_field,
+    flag,
+    rule_params,
+    text,
+)
 
 SOURCE = "000_edc2cb6489bae485.txt (10 Mighty Men: Basic Rules, Special Rules)"
 KINDS = {name: kind for kind, name in L.KIND_NAMES.items()}
@@ -94,12 +103,28 @@ class MightyMenOptions(RuleOptions):
         parse_pieces(self.pieces)
 
 
+UNSOWN_POWERS = {"standing": L.PIECE_UNSOWN_STANDING, "warrior": L.PIECE_UNSOWN_WARRIOR}
+
+
+@dataclass(frozen=True)
+class MightyMenCalmOptions(MightyMenOptions):
+    unsown_powers: str = choice(
+        "standing",
+        tuple(UNSOWN_POWERS),
+        "whose powers hold without the piece being the last sown: 'standing' the Warrior's, "
+        "the Wise Mother's and the Assassin's, which answer other pieces' actions (a reading); "
+        "'warrior' the Warrior's only, Gering's one stated exception, so that the Wise Mother "
+        "and the Assassin act only as the last piece sown in the move under way",
+    )
+
+
 def fixed_pit(i: int) -> int:
     """The pit of piece `i` in the fixed setting out: houses 1, 1, 2, 2, ... of alternate rows."""
     return (i % 2) * L.N_HOUSES + (i // 2) % L.N_HOUSES
 
 
 def to_params(options: MightyMenOptions, rules: int = L.PIECE_RULES_MAHER) -> np.ndarray:
+    """The rule parameters of either rule set (`rules`: Maher's or Gering's)."""
     kinds = parse_pieces(options.pieces)
     params = rule_params(
         CONTINUE=L.CONTINUE_NEVER,
@@ -123,6 +148,13 @@ def to_params(options: MightyMenOptions, rules: int = L.PIECE_RULES_MAHER) -> np
     return params
 
 
+def to_calm_params(options: MightyMenCalmOptions) -> np.ndarray:
+    """Gering's rules: powers only for the last piece sown, the standing ones as chosen."""
+    params = to_params(options, rules=L.PIECE_RULES_CALM)
+    params[L.P_PIECE_UNSOWN] = UNSOWN_POWERS[options.unsown_powers]
+    return params
+
+
 MIGHTY_MEN = Variant(
     name="mighty_men",
     title="10 Mighty Men",
@@ -132,6 +164,14 @@ MIGHTY_MEN = Variant(
     options_type=MightyMenOptions,
     to_params=to_params,
     doc=__doc__,
+    history=(
+        (
+            STALL_STOP_LAST,
+            "a piece the Shepherd leaves in its pit keeps its arrival and the pieces he moves "
+            "arrive together, so whether the Spy reverts a Mighty Man no longer depends on the "
+            "order of the piece slots (a rearrangement made pieces count as new arrivals)",
+        ),
+    ),
 )
 
 MIGHTY_MEN_CALM = Variant(
@@ -140,7 +180,14 @@ MIGHTY_MEN_CALM = Variant(
     source=SOURCE + ", Ralf Gering's calmer rules",
     summary="10 Mighty Men with Gering's three calmer rules: a Mighty Man acts only when sown "
     "last, the Warrior guards without being sown, the Trickster is sown first",
-    options_type=MightyMenOptions,
-    to_params=functools.partial(to_params, rules=L.PIECE_RULES_CALM),
+    options_type=MightyMenCalmOptions,
+    to_params=to_calm_params,
     doc=__doc__,
+    history=(
+        (
+            STALL_STOP_LAST,
+            "option unsown_powers='warrior': only the Warrior's power holds without his being "
+            "sown (Gering's rule read strictly)",
+        ),
+    ),
 )

@@ -58,6 +58,22 @@ def values(game: Game) -> list[int]:
     return [a - DECIDE for a in game.legal_actions()]
 
 
+def rearrange(game: Game, counts: tuple[int, int], pits: dict[str, int]) -> None:
+    """Answer the Shepherd's decisions: `counts` for his preceding and own pits, then for each
+    special piece he asks about, the pit (0 preceding, 1 own, 2 following) `pits` names for its
+    kind; decisions with one answer are the engine's."""
+    for count in counts:
+        game.step(DECIDE + count)
+    while game.snapshot()["phase"] == "flock_piece":
+        snap = game.snapshot()
+        game.step(DECIDE + pits[snap["pieces"][snap["move"]["piece"]]["kind"]])
+
+
+def kinds(game: Game) -> list:
+    """What each piece slot is now: its kind, or None once a regular piece."""
+    return [p["kind"] for p in game.snapshot()["pieces"]]
+
+
 # ---- rule 1-2: the board, the sowing --------------------------------------------------------
 def test_start_four_pieces_a_pit_and_55_actions():
     game = Game("mighty_men", setting_out="fixed")
@@ -98,6 +114,15 @@ def test_the_game_ends_when_the_player_to_move_has_no_pieces_the_rest_to_the_las
     game.step(0)  # player_0 moves it on; player_1, to move, has no pieces
     assert game.over and game.stores.tolist() == [25, 23]
     assert game.snapshot()["end_reason"] == "no_move"
+
+
+def test_a_warriors_pit_goes_to_the_last_mover_with_the_rest_at_the_end():
+    """The pieces left at the end are no capture by a piece: the Warrior keeps nothing back."""
+    pits = [0, 0, 0, 3, 0, 1, 0, 0, 0, 0, 0, 1]
+    game = position(pits, [("warrior", 3)], store_0=20, to_move=1)
+    game.step(5)
+    game.step(0)  # player_1, to move, has no pieces: pits 1, 3 (the warrior's) and 5 to player_0
+    assert game.over and game.stores.tolist() == [25, 23] and where(game) == ["store_0"]
 
 
 def test_a_capture_of_the_opponents_last_pieces_is_not_made_when_another_lift_avoids_it():
@@ -300,8 +325,7 @@ def test_spy_reverts_the_mighty_men_before_him_but_not_a_wise_mother():
     )
     game.step(0)
     assert where(game) == [1, None, 1]
-    snap = game.snapshot()
-    assert [p["kind"] for p in snap["pieces"]] == ["spy", None, "wise_mother"]
+    assert kinds(game) == ["spy", None, "wise_mother"]
 
 
 # ---- the Witch Doctor -----------------------------------------------------------------------
@@ -331,6 +355,22 @@ def test_a_captured_assassin_poisons_his_pit():
     assert game.pits[10] == 0 and game.pits[11] == 3 and game.pits[0] == 1
 
 
+@pytest.mark.parametrize("with_seed", [True, False])
+def test_a_capturing_assassin_poisons_the_movers_own_pit(with_seed):
+    """The Assassin, last piece sown, falls into the mover's empty pit 1 and captures pit 10;
+    taken with his capture (`capture_sowing_seed`), he poisons the pit he is taken from, pit 1,
+    the mover's own. Left in it (False), he is not captured and poisons nothing."""
+    pits = [1, 0, 0, 0, 0, 3, 2, 2, 2, 2, 3, 2]
+    game = position(pits, [("assassin", 0)], store_0=0, capture_sowing_seed=with_seed)
+    game.step(0)
+    snap = game.snapshot()
+    assert snap["closed"][1] == int(with_seed) and snap["closed"][10] == 0
+    assert where(game) == (["store_0"] if with_seed else [1])
+    assert game.stores[0] == 3 + int(with_seed)
+    game.step(5)  # player_1's pit 11: two pieces, into pit 0 and then pit 1 unless poisoned
+    assert game.pits[:3].tolist() == ([1, 0, 1] if with_seed else [1, 2, 0])
+
+
 # ---- the Spy and the order of the powers --------------------------------------------------------
 def test_powers_resolve_in_the_order_the_pieces_fell():
     pits = [13, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
@@ -345,6 +385,79 @@ def test_powers_resolve_in_the_order_the_pieces_fell():
     game.step(DECIDE + 11)
     game.step(DECIDE + 0)
     assert where(game) == [1, 1]  # the farmer came after the spy: he keeps his power
+
+
+@pytest.mark.parametrize("farmer_first, farmer_after", [(True, None), (False, 1)])
+def test_a_mighty_man_who_fell_before_the_spy_uses_his_power_before_he_is_reverted(
+    farmer_first, farmer_after
+):
+    """Powers resolve in the order the pieces fell, the Spy's too: a Farmer who fell into the
+    Spy's pit before him spreads his arc and is then reverted; one who fell after him keeps his
+    power. Either way the arc is spread."""
+    game = position([13, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], [("farmer", 0), ("spy", 0)])
+    game.step(0)  # 13 pieces: places 0 and 11 fall into pit 1 (pit 0 is passed over)
+    game.step(DECIDE + (0 if farmer_first else 11))
+    game.step(DECIDE + (11 if farmer_first else 0))
+    assert game.pits[:3].tolist() == [0, 2, 3]  # pit 1's regular piece went on to pit 2
+    assert where(game) == [farmer_after, 1]
+
+
+SHEPHERD_SPY_WARRIOR = [("shepherd", 0), ("spy", 0), ("warrior", 2)]
+WARRIOR_SHEPHERD_SPY = SHEPHERD_SPY_WARRIOR[2:] + SHEPHERD_SPY_WARRIOR[:2]
+
+
+@pytest.mark.parametrize("pieces", [SHEPHERD_SPY_WARRIOR, WARRIOR_SHEPHERD_SPY])
+def test_a_piece_the_shepherd_leaves_in_its_pit_keeps_its_arrival(pieces):
+    """The Warrior was in pit 2 when the Spy fell there; the Shepherd, sown first, leaves both
+    in pit 2. The Spy still finds the Warrior there before him, whatever the order of the piece
+    slots (the order in which the Shepherd sets his pieces down)."""
+    game = position([3, 0, 2, 0, 0, 0, 1, 1, 1, 1, 1, 1], pieces)
+    game.step(0)
+    game.step(DECIDE + 0)  # the shepherd falls first, into pit 1
+    game.step(DECIDE + 1)  # the spy second, into pit 2 with the warrior
+    rearrange(game, (0, 1), {"shepherd": 1, "spy": 2, "warrior": 2})  # pits 0, 1, 2: 0, 1, 3
+    assert game.pits[:3].tolist() == [0, 1, 3] and game.to_move == 1
+    assert sorted(kinds(game), key=str) == [None, "shepherd", "spy"]
+
+
+def test_the_spy_reverts_a_warrior_already_in_his_pit_with_a_hunter_sown_first():
+    """The position of the Shepherd's test with a Hunter in his place: the same reversion."""
+    pieces = [("hunter", 0), ("spy", 0), ("warrior", 2)]
+    game = position([3, 0, 2, 0, 0, 0, 1, 1, 1, 1, 1, 1], pieces)
+    game.step(0)
+    game.step(DECIDE + 0)  # the hunter falls first, into pit 1
+    game.step(DECIDE + 0)  # and stays there
+    game.step(DECIDE + 1)  # the spy second, into pit 2 with the warrior
+    assert where(game) == [1, 2, None]
+
+
+@pytest.mark.parametrize(
+    "pieces",
+    [
+        [("shepherd", 0), ("spy", 0), ("warrior", 1)],
+        [("warrior", 1), ("shepherd", 0), ("spy", 0)],
+    ],
+)
+@pytest.mark.parametrize(
+    "counts, warrior_to, spy_to, reverted",
+    [
+        ((2, 1), 0, 0, False),  # moved together into pit 0: they arrive together
+        ((0, 1), 2, 2, False),  # the warrior moved into the spy's pit arrives after him
+        ((0, 3), 1, 1, True),  # the spy moved into the warrior's pit finds him there
+    ],
+)
+def test_pieces_the_shepherd_moves_arrive_together(pieces, counts, warrior_to, spy_to, reverted):
+    """The Shepherd falls into pit 1 beside the Warrior, the Spy into pit 2, and the Shepherd
+    rearranges pits 0, 1, 2 (0, 2 and 3 pieces): a piece he sets down in another pit arrives
+    there then, with every other piece he moves, so none of them was there before another;
+    the Spy acts in the pit he is in when his power resolves. Both slot orders."""
+    game = position([3, 1, 2, 0, 0, 0, 1, 1, 1, 1, 1, 1], pieces)
+    game.step(0)
+    game.step(DECIDE + 0)  # the shepherd falls first, into pit 1
+    game.step(DECIDE + 1)  # the spy second, into pit 2
+    rearrange(game, counts, {"shepherd": 1, "spy": spy_to, "warrior": warrior_to})
+    assert game.to_move == 1 and ("warrior" not in kinds(game)) == reverted
+    assert where(game)[[kind for kind, _ in pieces].index("spy")] == spy_to
 
 
 # ---- the calm rules -------------------------------------------------------------------------
@@ -378,15 +491,82 @@ def test_calm_the_trickster_is_sown_first():
     assert where(game) == [0]
 
 
-def test_calm_the_warrior_guards_without_being_sown():
+@pytest.mark.parametrize("unsown_powers", ["standing", "warrior"])
+def test_calm_the_warrior_guards_without_being_sown(unsown_powers):
     game = position(
         [1, 0, 0, 0, 0, 3, 2, 2, 2, 2, 3, 2],
         [("warrior", 10)],
         store_0=0,
         variant="mighty_men_calm",
+        unsown_powers=unsown_powers,
     )
     game.step(0)
     assert game.pits[10] == 3 and game.stores[0] == 0
+
+
+@pytest.mark.parametrize("unsown_powers, cancelled", [("standing", True), ("warrior", False)])
+def test_calm_an_unsown_wise_mother_cancels_a_farmers_arc_unless_read_strictly(
+    unsown_powers, cancelled
+):
+    """The Farmer, sown last into pit 2, spreads over 3, 8, 9; the Wise Mother in pit 8 was not
+    sown. By default (her power answers others' actions, like the Warrior's) she cancels the
+    arc; read strictly ('warrior'), only the last piece sown has a power and the arc is spread."""
+    game = position(
+        [2, 0, 3, 0, 0, 0, 1, 1, 1, 1, 1, 1],
+        [("farmer", 0), ("wise_mother", 8)],
+        store_0=20,
+        variant="mighty_men_calm",
+        unsown_powers=unsown_powers,
+    )
+    game.step(0)
+    game.step(DECIDE + 1)
+    cancelled_pits = [0, 1, 4, 0, 0, 0, 1, 1, 1, 1, 1, 1]
+    spread_pits = [0, 1, 1, 1, 0, 0, 1, 1, 2, 2, 1, 1]
+    assert game.pits.tolist() == (cancelled_pits if cancelled else spread_pits)
+
+
+@pytest.mark.parametrize("unsown_powers, poisoned", [("standing", 1), ("warrior", 0)])
+def test_calm_an_unsown_assassin_poisons_his_pit_unless_read_strictly(unsown_powers, poisoned):
+    """The Assassin in pit 10 is captured without having been sown: by default his pit is
+    poisoned; read strictly it is only emptied."""
+    game = position(
+        [1, 0, 0, 0, 0, 3, 2, 2, 2, 2, 3, 2],
+        [("assassin", 10)],
+        store_0=0,
+        variant="mighty_men_calm",
+        unsown_powers=unsown_powers,
+    )
+    game.step(0)
+    assert game.snapshot()["closed"][10] == poisoned and where(game) == ["store_0"]
+    assert game.stores[0] == 4 and game.pits[10] == 0
+
+
+@pytest.mark.parametrize("unsown_powers", ["standing", "warrior"])
+def test_calm_the_spy_cannot_revert_a_wise_mother_in_either_reading(unsown_powers):
+    game = position(
+        [1, 2, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1],
+        [("spy", 0), ("warrior", 1, 1), ("wise_mother", 1, 2)],
+        store_0=20,
+        variant="mighty_men_calm",
+        unsown_powers=unsown_powers,
+    )
+    game.step(0)  # the spy, alone in hand and so the last piece sown, falls into pit 1
+    assert where(game) == [1, None, 1]
+
+
+@pytest.mark.parametrize("unsown_powers", ["standing", "warrior"])
+def test_calm_a_capturing_assassin_is_the_last_piece_sown_and_poisons_in_either_reading(
+    unsown_powers,
+):
+    game = position(
+        [1, 0, 0, 0, 0, 3, 2, 2, 2, 2, 3, 2],
+        [("assassin", 0)],
+        store_0=0,
+        variant="mighty_men_calm",
+        unsown_powers=unsown_powers,
+    )
+    game.step(0)
+    assert game.snapshot()["closed"][1] == 1 and where(game) == ["store_0"]
 
 
 # ---- options and errors -------------------------------------------------------------------------
@@ -395,6 +575,14 @@ def test_pieces_option_names_unknown_pieces_and_the_known_ones():
         Game("mighty_men", pieces="farmer,wizard")
     with pytest.raises(ValueError, match="at most 12"):
         Game("mighty_men", pieces=",".join(["spy"] * 13))
+
+
+def test_unsown_powers_is_an_option_of_the_calm_rules_only():
+    with pytest.raises(ValueError, match="unsown_powers='none'.*'standing', 'warrior'"):
+        Game("mighty_men_calm", unsown_powers="none")
+    with pytest.raises(ValueError, match="unknown option.*unsown_powers.*'mighty_men'"):
+        Game("mighty_men", unsown_powers="warrior")
+    assert Game("mighty_men_calm").options.unsown_powers == "standing"
 
 
 def test_several_pieces_of_one_kind_and_a_single_piece_game():
