@@ -30,3 +30,11 @@ def test_module_docstring_cites_the_source(name):
     variant = VARIANTS[name]
     assert any(source in variant.doc for source in SOURCES)
     assert any(source in variant.source for source in SOURCES)
+
+
+def test_readme_lists_every_rule_set_with_its_current_id():
+    readme = (ROOT / "README.md").read_text()
+    for variant in VARIANTS.values():
+        row = f"| `{variant.name}` | `{variant.env_id()}` |"
+        assert row in readme, f"README's rule-set table names {variant.env_id()}"
+        assert f"(docs/variants/{variant.name}.md) |" in readme
