@@ -15,6 +15,7 @@ from .engine import layout as L
 from .engine.pieces import random_setting_out_seed
 from .engine.setting_out import random_layout
 from .engine.turn import ILLEGAL, begin_turn, new_game, step
+from .inputs import as_integer
 from .piece_snapshot import SOWING_PHASES, pieces_snapshot
 from .snapshot import Rules, state_from_snapshot
 from .snapshot_fields import SnapshotError
@@ -31,7 +32,7 @@ class Game:
     def __init__(
         self, variant: str | Variant, options: RuleOptions | None = None, **option_values: Any
     ) -> None:
-        self.variant = get_variant(variant) if isinstance(variant, str) else variant
+        self.variant = variant if isinstance(variant, Variant) else get_variant(variant)
         if options is None:
             options = self.variant.options(**option_values)
         elif option_values:
@@ -129,11 +130,8 @@ class Game:
         """Play `action` for the player to move; IllegalActionError names the legal ones."""
         if self.over:
             raise IllegalActionError("the game is over; reset it to play again")
-        if not isinstance(action, (int, np.integer)) or not 0 <= action < self.n_actions:
-            raise IllegalActionError(
-                f"action {action!r} is out of range; actions are integers 0..{self.n_actions - 1}"
-            )
-        if step(self.state, int(action), self.params) == ILLEGAL:
+        action = action_number(action, self.n_actions)
+        if step(self.state, action, self.params) == ILLEGAL:
             raise IllegalActionError(
                 f"action {action} is not legal for player_{self.to_move} now; "
                 f"legal actions: {self.legal_actions()}"
@@ -205,6 +203,22 @@ class Game:
         if not state[L.OVER]:
             begin_turn(state, self.params)
         self.state[:] = state
+
+
+def action_number(action: Any, n_actions: int) -> int:
+    """`action` as an int in 0..n_actions-1 (see `mancala_env.inputs` for what is an integer);
+    IllegalActionError says what is wrong."""
+    number = as_integer(action)
+    if number is None:
+        raise IllegalActionError(
+            f"an action must be an integer 0..{n_actions - 1}, got {action!r} "
+            f"({type(action).__name__})"
+        )
+    if not 0 <= number < n_actions:
+        raise IllegalActionError(
+            f"action {number} is out of range; actions are integers 0..{n_actions - 1}"
+        )
+    return number
 
 
 def describe_decision(state: np.ndarray, value: int) -> str:

@@ -123,8 +123,9 @@ def restore_pieces(snapshot: dict[str, Any], state: np.ndarray, params: np.ndarr
     for i, entry in enumerate(pieces):
         _restore_piece(entry, i, state, params, phase)
     _check_places(state, n, phase)
-    low = snapshot.get("board_low", int(state[: L.N_PITS].sum()))
-    state[L.BOARD_LOW] = integer(low, "board_low", 0, int(state[: L.N_PITS].sum()))
+    board = int(state[: L.N_PITS].sum())
+    lowest = total if snapshot.get("to_move") is None else board  # the end empties the board
+    state[L.BOARD_LOW] = integer(snapshot.get("board_low", board), "board_low", 0, lowest)
     if phase in SOWING_PHASES or phase in AFTER_SOWING_PHASES:
         _check_move(state, n, phase, total)
     elif phase == L.PHASE_PLACE:

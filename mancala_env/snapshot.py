@@ -76,7 +76,10 @@ class Rules:
     def phases(self) -> tuple[int, ...]:
         """The phases a game of this rule set can be in."""
         if self.pieces:
-            return (L.PHASE_PLAY, *range(L.PHASE_PLACE, L.PHASE_FLOCK_PIECE + 1))
+            moves = tuple(range(L.PHASE_DROP, L.PHASE_FLOCK_PIECE + 1))
+            if self.p(L.P_PIECE_SETUP) == L.PIECE_SETUP_PLAYERS:
+                return (L.PHASE_PLAY, L.PHASE_PLACE, L.PHASE_SIDE, *moves)
+            return (L.PHASE_PLAY, *moves)
         if self.chosen_setting_out:
             return (L.PHASE_PLAY, L.PHASE_SET_OUT, L.PHASE_CHOOSE)
         return (L.PHASE_PLAY,)

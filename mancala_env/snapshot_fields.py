@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
+from .inputs import INT32_MAX, is_integer
 
-INT32_MAX = 2**31 - 1
+__all__ = ["INT32_MAX", "SnapshotError", "choose", "integer", "integer_list", "unused"]
 
 
 class SnapshotError(ValueError):
@@ -15,11 +15,7 @@ class SnapshotError(ValueError):
 
 def integer(value: Any, key: str, low: int, high: int) -> int:
     """`value` as an int in low..high (a Python or numpy integer, not a bool)."""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, np.integer))
-        or not low <= value <= high
-    ):
+    if not is_integer(value) or not low <= value <= high:
         raise SnapshotError(f"'{key}' must be an integer from {low} to {high}, got {value!r}")
     return int(value)
 

@@ -54,7 +54,7 @@ def test_versioned_module_import():
         ({"variant": "warri"}, "known variants: ayoayo"),
         ({"variant": "oware", "grand_slam": "maybe"}, "choose one of 'no_capture', 'capture'"),
         ({"variant": "oware", "colour": "red"}, "known options: first_player"),
-        ({"variant": "oware", "stall_limit": -3}, "integer >= 0"),
+        ({"variant": "oware", "stall_limit": -3}, "integer from 0 to 2147483647"),
         ({"variant": "oware", "reward": "elo"}, "choose one of"),
         ({"variant": "oware", "render_mode": "svg"}, "render_mode 'svg'"),
         ({"variant": "oware", "max_moves": 0}, "positive integer"),
