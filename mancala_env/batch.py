@@ -21,7 +21,8 @@ from numba import njit, prange
 from .engine import layout as L
 from .engine.pieces import SEED_BOUND
 from .engine.turn import new_game, step
-from .game import Game
+from .game import Game, IllegalActionError, action_number
+from .inputs import is_integer
 from .observation import MAX_OBSERVATION, observation_high, write_observation
 from .opponents import random_actions
 
@@ -126,7 +127,7 @@ class BatchedGames:
     """`n_games` games of `variant` under the rule options `options`, stepped together."""
 
     def __init__(self, variant: str, n_games: int, seed: int | None = None, **options: Any) -> None:
-        if not isinstance(n_games, int) or n_games < 1:
+        if not is_integer(n_games) or n_games < 1:
             raise ValueError(f"n_games must be a positive integer, got {n_games!r}")
         game = Game(variant, **options)
         if game.params[L.P_SETUP] == L.SETUP_CENTRAL_RANDOM:
@@ -137,7 +138,7 @@ class BatchedGames:
         self.variant = game.variant
         self.options = game.options
         self.params = game.params
-        self.n_games = n_games
+        self.n_games = int(n_games)
         self.n_actions = game.n_actions
         self.observation_high = observation_high(self.params)
         self._rng = np.random.default_rng(seed)
@@ -193,9 +194,9 @@ class BatchedGames:
         """
         actions = np.asarray(actions)
         if actions.shape != (self.n_games,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(
-                f"actions must be {self.n_games} integers, one per game; got shape "
-                f"{actions.shape} of {actions.dtype}"
+            raise IllegalActionError(
+                f"actions must be an integer array of shape ({self.n_games},), one action per "
+                f"game; got shape {actions.shape} of {actions.dtype}"
             )
         if active is None:
             active = self._all_active
@@ -223,8 +224,9 @@ class BatchedGames:
             self._final_states,
         )
         if bad >= 0:
+            action_number(actions[bad], self.n_actions)  # out of range: says the range
             legal = np.flatnonzero(self.states[bad, L.LEGAL : L.LEGAL + self.n_actions]).tolist()
-            raise ValueError(
+            raise IllegalActionError(
                 f"action {int(actions[bad])} is not legal in game {bad}; legal actions: {legal} "
                 "(no game was stepped)"
             )

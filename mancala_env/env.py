@@ -39,6 +39,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .game import Game
+from .inputs import check_max_moves
 from .observation import observation_high, observe
 from .render import render_for_mode
 
@@ -73,13 +74,11 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
             )
         if reward not in REWARDS:
             raise ValueError(f"reward {reward!r} is not supported; choose one of {REWARDS}")
-        if max_moves is not None and (not isinstance(max_moves, int) or max_moves < 1):
-            raise ValueError(f"max_moves must be a positive integer or None, got {max_moves!r}")
         self.game = Game(variant, **options)
         self.metadata = {**self.metadata, "name": self.game.variant.module_name()}
         self.render_mode = render_mode
         self.reward_mode = reward
-        self.max_moves = max_moves
+        self.max_moves = check_max_moves(max_moves)
         self.possible_agents = AGENTS[:]
         self.agents = AGENTS[:]
         high = observation_high(self.game.params)

@@ -15,22 +15,15 @@ from .engine import layout as L
 from .engine.pieces import random_setting_out_seed
 from .engine.setting_out import random_layout
 from .engine.turn import ILLEGAL, begin_turn, new_game, step
-from .piece_snapshot import (
-    SOWING_PHASES,
-    PieceSnapshotError,
-    pieces_in_hand,
-    pieces_snapshot,
-    restore_pieces,
-)
+from .inputs import as_integer
+from .piece_snapshot import SOWING_PHASES, pieces_snapshot
+from .snapshot import Rules, state_from_snapshot
+from .snapshot_fields import SnapshotError
 from .variants import RuleOptions, Variant, get_variant
 
 
 class IllegalActionError(ValueError):
     """An action the rules do not allow in the current position."""
-
-
-class SnapshotError(ValueError):
-    """A snapshot that does not describe a valid position of its rule set."""
 
 
 class Game:
@@ -39,7 +32,7 @@ class Game:
     def __init__(
         self, variant: str | Variant, options: RuleOptions | None = None, **option_values: Any
     ) -> None:
-        self.variant = get_variant(variant) if isinstance(variant, str) else variant
+        self.variant = variant if isinstance(variant, Variant) else get_variant(variant)
         if options is None:
             options = self.variant.options(**option_values)
         elif option_values:
@@ -137,11 +130,8 @@ class Game:
         """Play `action` for the player to move; IllegalActionError names the legal ones."""
         if self.over:
             raise IllegalActionError("the game is over; reset it to play again")
-        if not isinstance(action, (int, np.integer)) or not 0 <= action < self.n_actions:
-            raise IllegalActionError(
-                f"action {action!r} is out of range; actions are integers 0..{self.n_actions - 1}"
-            )
-        if step(self.state, int(action), self.params) == ILLEGAL:
+        action = action_number(action, self.n_actions)
+        if step(self.state, action, self.params) == ILLEGAL:
             raise IllegalActionError(
                 f"action {action} is not legal for player_{self.to_move} now; "
                 f"legal actions: {self.legal_actions()}"
@@ -191,108 +181,44 @@ class Game:
     def from_snapshot(cls, snapshot: dict[str, Any]) -> Game:
         """Rebuild a game from `snapshot`; SnapshotError says what is wrong with a bad one."""
         if not isinstance(snapshot, dict) or "variant" not in snapshot:
-            raise SnapshotError("a snapshot is a dict with at least a 'variant' key")
+            raise SnapshotError(
+                f"a snapshot is a dict with at least a 'variant' key, got {type(snapshot).__name__}"
+            )
+        options = snapshot.get("options", {})
+        if not isinstance(options, dict):
+            raise SnapshotError(f"'options' must be a dict of option values, got {options!r}")
         try:
-            game = cls(snapshot["variant"], **snapshot.get("options", {}))
+            game = cls(snapshot["variant"], **options)
         except (TypeError, ValueError) as error:
             raise SnapshotError(f"snapshot names a bad variant or option: {error}") from error
         game.restore(snapshot)
         return game
 
     def restore(self, snapshot: dict[str, Any]) -> None:
-        """Put the game back exactly as `snapshot` describes it (same variant and options)."""
-        if snapshot.get("variant", self.variant.name) != self.variant.name:
-            raise SnapshotError(
-                f"snapshot is of variant {snapshot.get('variant')!r}, "
-                f"this game is {self.variant.name!r}"
-            )
-        pits = _int_list(snapshot, "pits", L.N_PITS)
-        stores = _int_list(snapshot, "stores", 2)
-        to_move = snapshot.get("to_move")
-        if to_move not in (0, 1, None):
-            raise SnapshotError(f"'to_move' must be 0, 1 or null, got {to_move!r}")
-        phase = _phase(snapshot.get("phase", "play"))
-        if phase not in self._phases():
-            names = ", ".join(L.PHASE_NAMES[p] for p in self._phases())
-            raise SnapshotError(f"{self.variant.name}'s 'phase' must be one of {names}")
-        held = sum(pits) + sum(stores) + pieces_in_hand(snapshot)
-        if held != self.total_seeds:
-            raise SnapshotError(
-                f"snapshot holds {held} seeds; "
-                f"{self.variant.name} is played with {self.total_seeds}"
-            )
-        s = np.zeros(L.STATE_SIZE, dtype=np.int32)
-        s[L.PITS : L.PITS + L.N_PITS] = pits
-        s[L.STORE : L.STORE + 2] = stores
-        s[L.MOVE_NUMBER] = _non_negative(snapshot.get("move_number", 0), "move_number")
-        s[L.STALL] = _non_negative(snapshot.get("plies_since_capture", 0), "plies_since_capture")
-        s[L.SPECIAL_USED : L.SPECIAL_USED + 2] = _int_list(
-            snapshot, "special_used", 2, default=[0, 0], high=1
-        )
-        for key, slot, high in (
-            ("last_action", L.LAST_ACTION, self.n_actions - 1),
-            ("last_pit", L.LAST_PIT, L.N_PITS - 1),
-            ("last_capturer", L.LAST_CAPTURER, 1),
-        ):
-            value = snapshot.get(key)
-            if value is not None and not 0 <= _non_negative(value, key) <= high:
-                raise SnapshotError(f"'{key}' must be null or between 0 and {high}, got {value!r}")
-            s[slot] = -1 if value is None else value
-        s[L.OWNER : L.OWNER + L.N_PITS] = _int_list(
-            snapshot, "owners", L.N_PITS, default=[0] * L.N_HOUSES + [1] * L.N_HOUSES, high=1
-        )
-        s[L.CLOSED : L.CLOSED + L.N_PITS] = _int_list(
-            snapshot, "closed", L.N_PITS, default=[0] * L.N_PITS, high=1
-        )
-        uur = snapshot.get("uur", [None] * L.N_PITS)
-        if (
-            not isinstance(uur, list)
-            or len(uur) != L.N_PITS
-            or any(u not in (None, 0, 1) for u in uur)
-        ):
-            raise SnapshotError(f"'uur' must be a list of {L.N_PITS} entries 0, 1 or null")
-        s[L.UUR : L.UUR + L.N_PITS] = [0 if u is None else u + 1 for u in uur]
-        for key, slot, length in (
-            ("turns", L.TURNS, 2),
-            ("rounds_won", L.ROUNDS_WON, 2),
-            ("round_start_stores", L.ROUND_START_STORE, 2),
-            ("setup", L.SETUP, 8),
-        ):
-            s[slot : slot + length] = _int_list(snapshot, key, length, default=[0] * length)
-        s[L.ROUND] = _non_negative(snapshot.get("round", 0), "round")
-        s[L.PHASE] = phase
-        starter = snapshot.get("round_starter", to_move if to_move is not None else 0)
-        if starter not in (0, 1):
-            raise SnapshotError(f"'round_starter' must be 0 or 1, got {starter!r}")
-        s[L.ROUND_STARTER] = starter
-        winner = snapshot.get("winner")
-        if winner not in (0, 1, None):
-            raise SnapshotError(f"'winner' must be 0, 1 or null, got {winner!r}")
-        s[L.WINNER] = -1 if winner is None else winner
-        if self.params[L.P_PIECE_GAME] == 1:
-            try:
-                restore_pieces(snapshot, s, self.params)
-            except PieceSnapshotError as error:
-                raise SnapshotError(str(error)) from error
-        else:
-            s[L.BOARD_LOW] = sum(pits)
-        if to_move is None:
-            if any(pits):
-                raise SnapshotError("a finished game ('to_move': null) has no seeds on the board")
-            s[L.OVER] = 1
-            s[L.END_REASON] = _end_reason(snapshot.get("end_reason"))
-        else:
-            s[L.TO_MOVE] = to_move
-            begin_turn(s, self.params)
-        self.state[:] = s
+        """Put the game back exactly as `snapshot` describes it (same variant and options);
+        SnapshotError names the first field that does not fit the rule set (see
+        `mancala_env.snapshot`)."""
+        rules = Rules(self.variant, self.options, self.params, self.n_actions)
+        state = state_from_snapshot(snapshot, rules)
+        if not state[L.OVER]:
+            begin_turn(state, self.params)
+        self.state[:] = state
 
-    def _phases(self) -> tuple[int, ...]:
-        """The phases a game of this rule set can be in."""
-        if self.params[L.P_PIECE_GAME] == 1:
-            return tuple(range(L.PHASE_PLACE, L.PHASE_FLOCK_PIECE + 1)) + (L.PHASE_PLAY,)
-        if self.params[L.P_SETUP] == L.SETUP_CENTRAL_CHOSEN:
-            return (L.PHASE_PLAY, L.PHASE_SET_OUT, L.PHASE_CHOOSE)
-        return (L.PHASE_PLAY,)
+
+def action_number(action: Any, n_actions: int) -> int:
+    """`action` as an int in 0..n_actions-1 (see `mancala_env.inputs` for what is an integer);
+    IllegalActionError says what is wrong."""
+    number = as_integer(action)
+    if number is None:
+        raise IllegalActionError(
+            f"an action must be an integer 0..{n_actions - 1}, got {action!r} "
+            f"({type(action).__name__})"
+        )
+    if not 0 <= number < n_actions:
+        raise IllegalActionError(
+            f"action {number} is out of range; actions are integers 0..{n_actions - 1}"
+        )
+    return number
 
 
 def describe_decision(state: np.ndarray, value: int) -> str:
@@ -315,41 +241,3 @@ def describe_decision(state: np.ndarray, value: int) -> str:
         pit = ("preceding", "own", "following")[value] if value < 3 else "?"
         return f"has the shepherd set the {piece} in his {pit} pit"
     return f"decision value {value}"
-
-
-def _phase(name: str) -> int:
-    codes = {v: k for k, v in L.PHASE_NAMES.items()}
-    if name not in codes:
-        raise SnapshotError(f"'phase' must be one of {sorted(codes)}, got {name!r}")
-    return codes[name]
-
-
-def _end_reason(name: str | None) -> int:
-    codes = {v: k for k, v in L.END_REASON_NAMES.items()}
-    if name not in codes:
-        raise SnapshotError(f"'end_reason' must be one of {sorted(codes)}, got {name!r}")
-    return codes[name]
-
-
-def _non_negative(value: Any, key: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-        raise SnapshotError(f"'{key}' must be a non-negative integer, got {value!r}")
-    return int(value)
-
-
-def _int_list(
-    snapshot: dict[str, Any],
-    key: str,
-    length: int,
-    default: list[int] | None = None,
-    high: int | None = None,
-) -> list[int]:
-    values = snapshot.get(key, default)
-    if values is None:
-        raise SnapshotError(f"snapshot lacks '{key}'")
-    if not isinstance(values, (list, tuple)) or len(values) != length:
-        raise SnapshotError(f"'{key}' must be a list of {length} integers, got {values!r}")
-    out = [_non_negative(v, key) for v in values]
-    if high is not None and any(v > high for v in out):
-        raise SnapshotError(f"'{key}' values must be between 0 and {high}, got {values!r}")
-    return out

@@ -52,7 +52,8 @@ from gymnasium import spaces
 
 from .engine import layout as L
 from .env import REWARDS
-from .game import Game, IllegalActionError
+from .game import Game, IllegalActionError, action_number
+from .inputs import check_max_moves
 from .observation import observation_high, observe
 from .opponents import OPPONENTS, greedy_action, opponent_actions
 from .render import render_for_mode
@@ -94,10 +95,6 @@ class SingleAgentEnv(gymnasium.Env):
             raise ValueError(f"reward {reward!r} is not supported; choose one of {REWARDS}")
         if illegal not in ILLEGAL:
             raise ValueError(f"illegal={illegal!r} is not supported; choose one of {ILLEGAL}")
-        if max_moves is not None and (
-            isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1
-        ):
-            raise ValueError(f"max_moves must be a positive integer or None, got {max_moves!r}")
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(
                 f"render_mode {render_mode!r} is not supported; "
@@ -109,7 +106,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.seat = 0 if seat == "random" else seat
         self.reward_mode = reward
         self.illegal = illegal
-        self.max_moves = max_moves
+        self.max_moves = check_max_moves(max_moves)
         self.render_mode = render_mode
         high = observation_high(self.game.params)
         self.observation_space = spaces.Box(np.zeros_like(high), high, dtype=np.int8)
@@ -139,8 +136,8 @@ class SingleAgentEnv(gymnasium.Env):
         game = self.game
         if self._ended:
             raise IllegalActionError("the episode has ended; call reset() to play again")
-        action = _action_number(action)
-        if not 0 <= action < game.n_actions or not game.state[L.LEGAL + action]:
+        action = action_number(action, game.n_actions)
+        if not game.state[L.LEGAL + action]:
             message = (
                 f"action {action} is not legal for the agent (player_{self.seat}) now; "
                 f"legal actions: {game.legal_actions()}"
@@ -211,12 +208,3 @@ class SingleAgentEnv(gymnasium.Env):
             info["end_reason"] = self.game.snapshot()["end_reason"]
             info["winner"] = self.game.winner()
         return info
-
-
-def _action_number(action: Any) -> int:
-    """`action` as a Python int: an int, a numpy integer or a one-element integer array."""
-    if isinstance(action, np.ndarray) and action.size == 1:
-        action = action.reshape(()).item() if action.dtype.kind in "iu" else action
-    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-        raise IllegalActionError(f"an action is an integer, got {action!r}")
-    return int(action)

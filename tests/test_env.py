@@ -74,7 +74,7 @@ def test_versioned_module_import():
         ({"variant": "warri"}, "known variants: ayoayo"),
         ({"variant": "oware", "grand_slam": "maybe"}, "choose one of 'no_capture', 'capture'"),
         ({"variant": "oware", "colour": "red"}, "known options: first_player"),
-        ({"variant": "oware", "stall_limit": -3}, "integer >= 1"),
+        ({"variant": "oware", "stall_limit": -3}, "integer from 1 to 2147483647"),
         ({"variant": "oware", "reward": "elo"}, "choose one of"),
         ({"variant": "oware", "render_mode": "svg"}, "render_mode 'svg'"),
         ({"variant": "oware", "max_moves": 0}, "positive integer"),
@@ -183,10 +183,10 @@ def test_snapshot_restore_through_the_environment():
     [
         ({"pits": [4] * 11}, "list of 12 integers"),
         ({"pits": [5] + [4] * 11}, "holds 49 seeds"),
-        ({"to_move": 2}, "'to_move' must be 0, 1 or null"),
-        ({"stores": [-1, 1]}, "non-negative"),
+        ({"to_move": 2}, "'to_move' must be one of 0, 1, null, got 2"),
+        ({"stores": [-1, 1]}, "'stores' must be an integer from 0 to 48, got -1"),
         ({"variant": "ouri"}, "variant 'ouri'"),
-        ({"special_used": [2, 0]}, "between 0 and 1"),
+        ({"special_used": [2, 0]}, "'special_used' must be an integer from 0 to 1"),
     ],
 )
 def test_corrupt_snapshots_are_refused_with_the_reason(change, message):

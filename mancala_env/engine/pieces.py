@@ -830,3 +830,23 @@ def pieces_follow(state, pit, player):
     for i in range(MAX_PIECES):
         if state[PIECE_KIND + i] != 0 and state[PIECE_AT + i] == pit:
             state[PIECE_AT + i] = AT_STORE + player
+
+
+# ---- checking a restored move under way -------------------------------------------------------
+@njit(cache=True)
+def decision_asked(state, mover, params):
+    """The phase and piece of the decision a move under way asks next, worked out afresh on a
+    copy of `state` (PHASE_PLAY, -1 when it asks none): a restored move must ask the one its
+    snapshot says."""
+    scratch = state.copy()
+    if _next_decision(scratch, mover, params):
+        return scratch[PHASE], scratch[MOVE + MOVE_PIECE]
+    return PHASE_PLAY, -1
+
+
+@njit(cache=True)
+def first_flock_count_range(state, params):
+    """The counts the Shepherd's first pit may be given: (first, last)."""
+    scratch = state.copy()
+    scratch[MOVE + MOVE_FLOCK_COUNTS] = -1
+    return _count_range(scratch, params)

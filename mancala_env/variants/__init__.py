@@ -36,12 +36,9 @@ VARIANTS: dict[str, Variant] = {
 
 def get_variant(name: str) -> Variant:
     """The rule set called `name`; a clear error names the known ones."""
-    try:
-        return VARIANTS[name]
-    except KeyError:
-        raise ValueError(
-            f"unknown variant {name!r}; known variants: {', '.join(sorted(VARIANTS))}"
-        ) from None
+    if not isinstance(name, str) or name not in VARIANTS:
+        raise ValueError(f"unknown variant {name!r}; known variants: {', '.join(sorted(VARIANTS))}")
+    return VARIANTS[name]
 
 
 __all__ = ["VARIANTS", "RuleOptions", "Variant", "describe_options", "get_variant"]

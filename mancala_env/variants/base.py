@@ -17,6 +17,7 @@ import numpy as np
 
 from ..engine import layout as L
 from ..engine.moves import action_count
+from ..inputs import INT32_MAX, is_integer
 
 
 def choice(default: Any, choices: tuple, doc: str) -> Any:
@@ -89,9 +90,9 @@ def text(default: str, allowed: str, doc: str) -> Any:
 
 
 def number(default: int, low: int, doc: str, why: str = "") -> Any:
-    """A dataclass field holding an integer of at least `low` (`why`: the reason for the
-    bound, given with a refused value)."""
-    return field(default=default, metadata={"low": low, "doc": doc, "why": why})
+    """A dataclass field holding an integer from `low` to the engine's int32 limit (`why`: the
+    reason for the lower bound, given with a refused value)."""
+    return field(default=default, metadata={"low": low, "high": INT32_MAX, "doc": doc, "why": why})
 
 
 @dataclass(frozen=True)
@@ -118,15 +119,15 @@ class RuleOptions:
                     f"option {f.name}={value!r} is not allowed; "
                     f"choose one of {', '.join(map(repr, choices))}"
                 )
-            low, high = f.metadata.get("low"), f.metadata.get("high", float("inf"))
-            if low is not None and (
-                isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high
-            ):
-                why = f.metadata.get("why")
-                raise ValueError(
-                    f"option {f.name}={value!r} must be an {allowed_values(f)}"
-                    + (f": {why}" if why else "")
-                )
+            low, high = f.metadata.get("low"), f.metadata.get("high")
+            if low is not None:
+                if not is_integer(value) or not low <= value <= high:
+                    why = f.metadata.get("why")
+                    raise ValueError(
+                        f"option {f.name}={value!r} must be an {allowed_values(f)}"
+                        + (f": {why}" if why else "")
+                    )
+                object.__setattr__(self, f.name, int(value))  # a numpy integer made plain
 
 
 # Changes of play that several rule sets share, for their Version History.
@@ -246,9 +247,7 @@ def allowed_values(f: dataclasses.Field) -> str:
         return ", ".join(
             str(c).lower() if isinstance(c, bool) else str(c) for c in f.metadata["choices"]
         )
-    if "high" in f.metadata:
-        return f"integer from {f.metadata['low']} to {f.metadata['high']}"
-    return f"integer >= {f.metadata['low']}"
+    return f"integer from {f.metadata['low']} to {f.metadata['high']}"
 
 
 def describe_options(options_type: type[RuleOptions]) -> list[dict[str, Any]]:

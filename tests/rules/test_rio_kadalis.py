@@ -64,7 +64,7 @@ def test_rule_4_a_closed_hole_is_passed_over_and_never_lifted():
     """Sowing passes over a closed hole, and a closed hole is not a legal lift."""
     closed = [0, 0, 0, 0, 0, 1] + [0] * 6
     pits = [0, 0, 0, 0, 2, 0] + [0, 0, 0, 0, 9, 9]
-    game = position("rio_kadalis", pits, [8, 20], to_move=0, closed=closed)
+    game = position("rio_kadalis", pits, [8, 20], to_move=0, closed=closed, options={"match": True})
     assert game.legal_actions() == [4]
     game.step(4)  # pit 5 is closed: the seeds go to pits 6 and 7
     assert game.pits.tolist() == [0] * 6 + [1, 1, 0, 0, 9, 9]
@@ -93,7 +93,14 @@ def test_rule_4_closed_holes_reopen_when_they_can_be_filled():
 def test_rule_4_the_first_to_win_four_rounds_wins_the_match():
     """A fourth round won ends the match."""
     game = strand(
-        position("rio_kadalis", to_move=0, rounds_won=[0, 3], options={"match": True}, **STRANDING)
+        position(
+            "rio_kadalis",
+            to_move=0,
+            round=3,
+            rounds_won=[0, 3],
+            options={"match": True},
+            **STRANDING,
+        )
     )
     assert game.over and game.winner() == 1 and game.snapshot()["rounds_won"] == [0, 4]
 

@@ -1,0 +1,317 @@
+"""A snapshot back into a state vector, every field checked first.
+
+The compiled engine does no bounds checks and loops until the rules say a move is over, so a
+snapshot is checked field by field against its rule set, its phase and its number of seeds
+before any kernel sees it: each integer in its range (counters within int32), each field a rule
+set never uses at the value a new game gives it, the seeds of the board, the stores and the
+hand adding up to the rule set's total, and the fields of a setting out or of a move under way
+consistent with the phase. A bad snapshot raises `SnapshotError` naming the field and the
+values it may take.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from .engine import layout as L
+from .engine.setting_out import central_pit
+from .piece_snapshot import restore_pieces
+from .snapshot_fields import (
+    INT32_MAX,
+    SnapshotError,
+    choose,
+    integer,
+    integer_list,
+    optional_integer,
+    unused,
+)
+
+PHASE_CODES = {name: code for code, name in L.PHASE_NAMES.items()}
+END_REASON_CODES = {name: code for code, name in L.END_REASON_NAMES.items()}
+DEFAULT_OWNERS = [0] * L.N_HOUSES + [1] * L.N_HOUSES
+COMMON_FIELDS = [
+    *("variant", "options", "pits", "stores", "to_move", "move_number", "plies_since_capture"),
+    *("special_used", "last_action", "last_pit", "last_capturer", "end_reason", "winner"),
+    *("owners", "closed", "uur", "turns", "round", "rounds_won", "round_starter"),
+    *("round_start_stores", "setup", "phase"),
+]
+PIECE_FIELDS = ("pieces", "move", "board_low")
+
+
+@dataclasses.dataclass
+class Rules:
+    """What a snapshot is checked against: the rule set, its options and parameters."""
+
+    variant: Any
+    options: Any
+    params: np.ndarray
+    n_actions: int
+
+    @property
+    def name(self) -> str:
+        return self.variant.name
+
+    def p(self, index: int) -> int:
+        return int(self.params[index])
+
+    @property
+    def total(self) -> int:
+        return self.p(L.P_TOTAL_SEEDS)
+
+    @property
+    def pieces(self) -> bool:
+        return self.p(L.P_PIECE_GAME) == 1
+
+    @property
+    def rounds(self) -> bool:
+        return self.p(L.P_ROUNDS) != L.ROUNDS_NONE
+
+    @property
+    def chosen_setting_out(self) -> bool:
+        return self.p(L.P_SETUP) == L.SETUP_CENTRAL_CHOSEN
+
+    def phases(self) -> tuple[int, ...]:
+        """The phases a game of this rule set can be in."""
+        if self.pieces:
+            moves = tuple(range(L.PHASE_DROP, L.PHASE_FLOCK_PIECE + 1))
+            if self.p(L.P_PIECE_SETUP) == L.PIECE_SETUP_PLAYERS:
+                return (L.PHASE_PLAY, L.PHASE_PLACE, L.PHASE_SIDE, *moves)
+            return (L.PHASE_PLAY, *moves)
+        if self.chosen_setting_out:
+            return (L.PHASE_PLAY, L.PHASE_SET_OUT, L.PHASE_CHOOSE)
+        return (L.PHASE_PLAY,)
+
+    def closes_pits(self) -> bool:
+        """Whether pits can be closed: between rounds (unfilled holes) or by a poisoning."""
+        refills = self.p(L.P_ROUNDS) in (L.ROUNDS_FOURS_BUY_HOUSES, L.ROUNDS_REFILL_OWN_ROW)
+        return refills or self.pieces
+
+
+def check_keys(snapshot: Any, rules: Rules) -> None:
+    """A dict of known fields, of this rule set and these options."""
+    if not isinstance(snapshot, dict):
+        raise SnapshotError(f"a snapshot is a dict of fields, got {type(snapshot).__name__}")
+    known = COMMON_FIELDS + list(PIECE_FIELDS if rules.pieces else ())
+    unknown = sorted(map(str, set(snapshot) - set(known)))
+    if unknown:
+        raise SnapshotError(
+            f"snapshot has field(s) {', '.join(unknown)} that {rules.name} does not use; "
+            f"its fields: {', '.join(known)}"
+        )
+    variant = snapshot.get("variant", rules.name)
+    if variant != rules.name:
+        raise SnapshotError(f"snapshot is of variant {variant!r}, this game is {rules.name!r}")
+    options = snapshot.get("options")
+    if options is None:
+        return
+    if not isinstance(options, dict):
+        raise SnapshotError(f"'options' must be a dict of option values, got {options!r}")
+    try:
+        given = rules.variant.options(**options)
+    except (TypeError, ValueError) as error:
+        raise SnapshotError(f"'options': {error}") from error
+    if given != rules.options:
+        ours = dataclasses.asdict(rules.options)
+        differ = [
+            f"{key}={value!r} (this game: {ours[key]!r})"
+            for key, value in dataclasses.asdict(given).items()
+            if ours[key] != value
+        ]
+        raise SnapshotError(f"'options' differ from this game's: {', '.join(differ)}")
+
+
+def phase_of(snapshot: dict[str, Any], rules: Rules) -> int:
+    phase = snapshot.get("phase", "play")
+    allowed = tuple(L.PHASE_NAMES[p] for p in rules.phases())
+    return PHASE_CODES[choose(phase, "phase", allowed)]
+
+
+def state_from_snapshot(snapshot: Any, rules: Rules) -> np.ndarray:
+    """The state vector `snapshot` describes, before the start-of-turn rules run on it."""
+    check_keys(snapshot, rules)
+    s = np.zeros(L.STATE_SIZE, dtype=np.int32)
+    phase = phase_of(snapshot, rules)
+    s[L.PHASE] = phase
+    total = rules.total
+    s[L.PITS : L.PITS + L.N_PITS] = integer_list(snapshot, "pits", L.N_PITS, total)
+    s[L.STORE : L.STORE + 2] = integer_list(snapshot, "stores", 2, total)
+    to_move = choose(snapshot.get("to_move"), "to_move", (0, 1, None))
+    if to_move is None and phase != L.PHASE_PLAY:
+        raise SnapshotError(
+            f"a finished game ('to_move': null) is in phase 'play', not {L.PHASE_NAMES[phase]!r}"
+        )
+    s[L.TO_MOVE] = 0 if to_move is None else to_move
+    _counters(snapshot, s)
+    _history(snapshot, s, rules)
+    _ownership(snapshot, s, rules)
+    _rounds(snapshot, s, rules, over=to_move is None)
+    _setting_out(snapshot, s, rules)
+    in_hand = 0
+    if rules.pieces:
+        in_hand = restore_pieces(snapshot, s, rules.params)
+    else:
+        s[L.BOARD_LOW] = s[L.PITS : L.PITS + L.N_PITS].sum()
+    held = int(s[L.PITS : L.PITS + L.N_PITS].sum() + s[L.STORE] + s[L.STORE + 1]) + in_hand
+    if held != total:
+        raise SnapshotError(f"snapshot holds {held} seeds; {rules.name} is played with {total}")
+    _ending(snapshot, s, rules, over=to_move is None)
+    return s
+
+
+def _counters(snapshot: dict[str, Any], s: np.ndarray) -> None:
+    s[L.MOVE_NUMBER] = integer(snapshot.get("move_number", 0), "move_number", 0, INT32_MAX)
+    s[L.STALL] = integer(
+        snapshot.get("plies_since_capture", 0), "plies_since_capture", 0, INT32_MAX
+    )
+    s[L.TURNS : L.TURNS + 2] = integer_list(snapshot, "turns", 2, INT32_MAX, [0, 0])
+
+
+def _history(snapshot: dict[str, Any], s: np.ndarray, rules: Rules) -> None:
+    """The last move and the once-a-game special move."""
+    s[L.LAST_ACTION] = optional_integer(
+        snapshot.get("last_action"), "last_action", rules.n_actions - 1
+    )
+    s[L.LAST_PIT] = optional_integer(snapshot.get("last_pit"), "last_pit", L.N_PITS - 1)
+    s[L.LAST_CAPTURER] = optional_integer(snapshot.get("last_capturer"), "last_capturer", 1)
+    used = integer_list(snapshot, "special_used", 2, 1, [0, 0])
+    if rules.p(L.P_SPECIAL_MOVE) == L.SPECIAL_NONE:
+        unused("special_used", used, [0, 0], rules.name, "it has no once-a-game move")
+    s[L.SPECIAL_USED : L.SPECIAL_USED + 2] = used
+
+
+def _ownership(snapshot: dict[str, Any], s: np.ndarray, rules: Rules) -> None:
+    """Who owns each pit, the closed pits, the pregnant (uur) pits."""
+    owners = integer_list(snapshot, "owners", L.N_PITS, 1, DEFAULT_OWNERS)
+    if rules.p(L.P_ROUNDS) != L.ROUNDS_FOURS_BUY_HOUSES:
+        unused("owners", owners, DEFAULT_OWNERS, rules.name, "its pits never change hands")
+    s[L.OWNER : L.OWNER + L.N_PITS] = owners
+    closed = integer_list(snapshot, "closed", L.N_PITS, 1, [0] * L.N_PITS)
+    if not rules.closes_pits():
+        unused("closed", closed, [0] * L.N_PITS, rules.name, "its pits never close")
+    for pit in range(L.N_PITS):
+        if closed[pit] and s[pit]:
+            raise SnapshotError(f"'closed': pit {pit} is closed but holds {s[pit]} seeds")
+    if not rules.pieces:  # every sowing needs an open pit on each row to land in
+        for row in range(2):
+            if all(closed[row * L.N_HOUSES : (row + 1) * L.N_HOUSES]):
+                raise SnapshotError(f"'closed': every pit of player_{row}'s row is closed")
+    s[L.CLOSED : L.CLOSED + L.N_PITS] = closed
+    uur = snapshot.get("uur", [None] * L.N_PITS)
+    if not isinstance(uur, list) or len(uur) != L.N_PITS:
+        raise SnapshotError(f"'uur' must be a list of {L.N_PITS} entries 0, 1 or null, got {uur!r}")
+    uur = [choose(u, "uur", (None, 0, 1)) for u in uur]
+    if rules.p(L.P_UUR) != 1:
+        unused("uur", uur, [None] * L.N_PITS, rules.name, "it has no pregnant pits")
+    for pit in range(L.N_PITS):
+        if uur[pit] != uur[L.N_PITS - 1 - pit]:
+            raise SnapshotError(
+                f"'uur': pregnant pits come in facing pairs held for one player; pit {pit} "
+                f"is {uur[pit]!r}, the pit facing it {uur[L.N_PITS - 1 - pit]!r}"
+            )
+    s[L.UUR : L.UUR + L.N_PITS] = [0 if u is None else u + 1 for u in uur]
+
+
+def _rounds(snapshot: dict[str, Any], s: np.ndarray, rules: Rules, over: bool) -> None:
+    """The rounds of a match: rounds finished and won, the stores as the round began."""
+    s[L.ROUND_STARTER] = choose(
+        snapshot.get("round_starter", s[L.TO_MOVE].item()), "round_starter", (0, 1)
+    )
+    most = rules.p(L.P_MAX_ROUNDS) if rules.rounds else 0
+    if not over:  # a match still on has rounds left to play
+        most = max(most - 1, 0)
+    played = integer(snapshot.get("round", 0), "round", 0, most)
+    won = integer_list(snapshot, "rounds_won", 2, played, [0, 0])
+    if sum(won) > played:
+        raise SnapshotError(f"'rounds_won' {won} add up to more than the {played} rounds played")
+    starts = integer_list(snapshot, "round_start_stores", 2, rules.total, [0, 0])
+    if not rules.rounds:
+        unused("round_start_stores", starts, [0, 0], rules.name, "an episode is one round")
+    for player in range(2):
+        if starts[player] > s[L.STORE + player]:
+            raise SnapshotError(
+                f"'round_start_stores': player_{player} held {starts[player]} as the round "
+                f"began, more than the {s[L.STORE + player]} in their store now"
+            )
+    s[L.ROUND] = played
+    s[L.ROUNDS_WON : L.ROUNDS_WON + 2] = won
+    s[L.ROUND_START_STORE : L.ROUND_START_STORE + 2] = starts
+
+
+def _setting_out(snapshot: dict[str, Any], s: np.ndarray, rules: Rules) -> None:
+    """The setting out's slots: who sets out, the central holes filled, the other's choice."""
+    setup = integer_list(snapshot, "setup", 8, INT32_MAX, [0] * 8)
+    phase = int(s[L.PHASE])
+    if rules.chosen_setting_out:
+        _central_holes(setup, s, phase)
+    elif rules.p(L.P_SETUP) != L.SETUP_NONE:
+        given = [0, L.SETUP_CENTRAL_HOLES] + [0] * 6
+        unused("setup", setup, given, rules.name, "its setting out is given")
+    elif rules.pieces:
+        distributor = integer(setup[L.SETUP_DISTRIBUTOR], "setup[0] (the placer)", 0, 1)
+        by_players = rules.p(L.P_PIECE_SETUP) == L.PIECE_SETUP_PLAYERS
+        choices = (1, 2) if by_players else (0,)
+        if phase in (L.PHASE_PLACE, L.PHASE_SIDE):
+            choices = (0,)
+            wanted = distributor if phase == L.PHASE_PLACE else 1 - distributor
+            _mover_is(s, wanted, phase, "the placer" if phase == L.PHASE_PLACE else "the other")
+        choose(setup[L.SETUP_CHOICE], "setup[2] (the side chosen)", choices)
+        unused("setup", setup[3:], [0] * 5, rules.name, "slots 3..7 are not used")
+        unused("setup[1]", setup[1], 0, rules.name, "slot 1 is not used")
+    else:
+        unused("setup", setup, [0] * 8, rules.name, "it has no setting out")
+    s[L.SETUP : L.SETUP + 8] = setup
+
+
+def _mover_is(s: np.ndarray, player: int, phase: int, who: str) -> None:
+    if s[L.TO_MOVE] != player:
+        raise SnapshotError(
+            f"'to_move' must be {player} in phase {L.PHASE_NAMES[phase]!r} ({who} acts)"
+        )
+
+
+def _central_holes(setup: list[int], s: np.ndarray, phase: int) -> None:
+    """Mangala's setting out: the holes filled so far, the one being filled, the rest empty."""
+    distributor = integer(setup[L.SETUP_DISTRIBUTOR], "setup[0] (the distributor)", 0, 1)
+    holes = L.SETUP_CENTRAL_HOLES
+    if phase == L.PHASE_SET_OUT:
+        filled = integer(setup[L.SETUP_FILLED], "setup[1] (holes filled)", 0, holes - 2)
+        choose(setup[L.SETUP_CHOICE], "setup[2] (the choice)", (0,))
+        _mover_is(s, distributor, phase, "the distributor")
+    else:
+        filled = integer(setup[L.SETUP_FILLED], "setup[1] (holes filled)", holes, holes)
+        choice = (0,) if phase == L.PHASE_CHOOSE else (1, 2)
+        choose(setup[L.SETUP_CHOICE], "setup[2] (the choice)", choice)
+        if phase == L.PHASE_CHOOSE:
+            _mover_is(s, 1 - distributor, phase, "the other player")
+    unused("setup", setup[3:], [0] * 5, "mangala", "slots 3..7 are not used")
+    if phase == L.PHASE_PLAY:
+        return
+    reached = [central_pit(distributor, i) for i in range(min(filled + 1, holes))]
+    if s[L.STORE] or s[L.STORE + 1] or any(s[p] for p in range(L.N_PITS) if p not in reached):
+        raise SnapshotError(
+            "'pits': while the seeds are set out only the central holes filled so far and "
+            f"the one being filled ({', '.join(map(str, reached))}) hold seeds"
+        )
+
+
+def _ending(snapshot: dict[str, Any], s: np.ndarray, rules: Rules, over: bool) -> None:
+    """The winner and why the game ended; a finished game has no seeds on the board."""
+    winner = choose(snapshot.get("winner"), "winner", (0, 1, None))
+    reason = snapshot.get("end_reason")
+    if not over:
+        choose(winner, "winner", (None,))
+        choose(reason, "end_reason", (None, "none"))
+        return
+    if s[L.PITS : L.PITS + L.N_PITS].any():
+        raise SnapshotError("a finished game ('to_move': null) has no seeds on the board")
+    reasons = tuple(name for name in END_REASON_CODES if name != "none")
+    s[L.END_REASON] = END_REASON_CODES[choose(reason, "end_reason", reasons)]
+    if not rules.rounds:
+        stores = int(s[L.STORE]), int(s[L.STORE + 1])
+        leader = None if stores[0] == stores[1] else int(stores[1] > stores[0])
+        choose(winner, "winner (the player with more seeds, null for a draw)", (leader,))
+    s[L.WINNER] = -1 if winner is None else winner
+    s[L.OVER] = 1

@@ -1,0 +1,57 @@
+"""The checks a snapshot's fields go through: each names the field and the values it may take."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .inputs import INT32_MAX, is_integer
+
+__all__ = ["INT32_MAX", "SnapshotError", "choose", "integer", "integer_list", "unused"]
+
+
+class SnapshotError(ValueError):
+    """A snapshot that does not describe a valid position of its rule set."""
+
+
+def integer(value: Any, key: str, low: int, high: int) -> int:
+    """`value` as an int in low..high (a Python or numpy integer, not a bool)."""
+    if not is_integer(value) or not low <= value <= high:
+        raise SnapshotError(f"'{key}' must be an integer from {low} to {high}, got {value!r}")
+    return int(value)
+
+
+def optional_integer(value: Any, key: str, high: int) -> int:
+    """`value` as an int in 0..high, or -1 for null."""
+    if value is None:
+        return -1
+    try:
+        return integer(value, key, 0, high)
+    except SnapshotError:
+        raise SnapshotError(
+            f"'{key}' must be null or an integer from 0 to {high}, got {value!r}"
+        ) from None
+
+
+def integer_list(
+    snapshot: dict[str, Any], key: str, length: int, high: int, default: list[int] | None = None
+) -> list[int]:
+    """The list `snapshot[key]` of `length` integers in 0..high."""
+    values = snapshot.get(key, default)
+    if not isinstance(values, (list, tuple)) or len(values) != length:
+        raise SnapshotError(
+            f"'{key}' must be a list of {length} integers from 0 to {high}, got {values!r}"
+        )
+    return [integer(v, key, 0, high) for v in values]
+
+
+def unused(key: str, values: Any, neutral: Any, variant: str, why: str) -> None:
+    """Refuse a field the rule set never uses unless it holds the value a new game gives it."""
+    if values != neutral:
+        raise SnapshotError(f"'{key}' must be {neutral!r} in {variant} ({why}), got {values!r}")
+
+
+def choose(value: Any, key: str, allowed: tuple) -> Any:
+    if not any(value == a and type(value) is type(a) for a in allowed):
+        names = ", ".join("null" if a is None else repr(a) for a in allowed)
+        raise SnapshotError(f"'{key}' must be one of {names}, got {value!r}")
+    return value

@@ -1,0 +1,172 @@
+"""restore() refuses every snapshot the engine cannot play safely, with the field named.
+
+The compiled engine does no bounds checks: a field out of range would make it write past the
+state or loop for ever. The fuzz test runs `restore_fuzz.py` in a subprocess with numba's
+bounds checking on and a timeout; the other tests pin the snapshots found to crash or hang the
+engine before restore() checked them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mancala_env import Game, SnapshotError
+
+sys.path.insert(0, str(Path(__file__).parent))
+from restore_fuzz import reach_phase  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+FUZZ_EXAMPLES = 1500
+
+
+def run_python(code: list[str], timeout: float, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, *code],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def test_hostile_snapshots_are_refused_or_played_safely_under_bounds_checking(tmp_path):
+    """Mutated real snapshots of every rule set and phase: each one is refused with a
+    SnapshotError, or played on to its end (or 200 plies) keeping its seeds, its observation
+    inside the Box and a legal move; an index out of range or a hang fails the test."""
+    result = run_python(
+        ["tests/restore_fuzz.py", str(FUZZ_EXAMPLES)],
+        timeout=600,
+        NUMBA_BOUNDSCHECK="1",
+        NUMBA_CACHE_DIR=str(tmp_path),
+    )
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    counts = json.loads(result.stdout.strip().splitlines()[-1])
+    print(counts)
+    assert counts["tried"] == FUZZ_EXAMPLES
+    assert counts["refused"] + counts["accepted"] == FUZZ_EXAMPLES
+    assert counts["refused"] > 0 and counts["accepted"] > 0 and counts["plies"] > 0
+
+
+def test_closed_pits_where_pits_never_close_are_refused_without_a_hang():
+    """Ayoayo with only the mover's pit open used to spin for ever inside restore(), and
+    Oware inside step(0)."""
+    code = (
+        "from mancala_env import Game, SnapshotError\n"
+        "for name in ('ayoayo', 'oware'):\n"
+        "    game = Game(name)\n"
+        "    snap = {**game.snapshot(), 'closed': [0] + [1] * 11}\n"
+        "    try:\n"
+        "        game.restore(snap)\n"
+        "    except SnapshotError as error:\n"
+        "        print(error)\n"
+    )
+    result = run_python(["-c", code], timeout=300)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 2 and all("'closed' must be [0, 0" in line for line in lines)
+    assert "in ayoayo (its pits never close)" in lines[0]
+
+
+def test_a_row_of_closed_pits_is_refused_where_pits_close():
+    game = Game("rio_kadalis", match=True)
+    snap = game.snapshot()
+    snap.update(closed=[1] * 6 + [0] * 6, pits=[0] * 6 + [8] * 6)
+    with pytest.raises(SnapshotError, match="every pit of player_0's row is closed"):
+        game.restore(snap)
+
+
+def test_chieftains_borrow_with_a_piece_past_the_slots_is_refused():
+    """move.piece = 48 with the first piece's 'found' set made the engine write past the end
+    of the state."""
+    snap = reach_phase("mighty_men", "borrow")
+    Game.from_snapshot(snap)  # the real position is accepted
+    snap["move"]["piece"] = 48
+    snap["pieces"][0]["found"] = 5
+    with pytest.raises(SnapshotError, match=r"'move.piece' must be an integer from 0 to 9"):
+        Game.from_snapshot(snap)
+
+
+@pytest.mark.parametrize("flock", [-1, 48])
+def test_shepherds_decision_with_his_pit_out_of_the_board_is_refused(flock):
+    """move.flock -1 or 48 made the Shepherd's three pits lose pieces (48 became 47 or 44)."""
+    snap = reach_phase("mighty_men", "flock_count")
+    Game.from_snapshot(snap)
+    snap["move"]["flock"] = flock
+    with pytest.raises(SnapshotError, match="move.flock"):
+        Game.from_snapshot(snap)
+
+
+def test_a_shepherd_pit_that_is_not_his_is_refused():
+    snap = reach_phase("mighty_men", "flock_count")
+    game = Game.from_snapshot(snap)
+    snap["move"]["piece"] = (snap["move"]["piece"] + 1) % 10
+    with pytest.raises(SnapshotError, match="'phase' and 'move.piece'"):
+        game.restore(snap)
+
+
+def test_a_negative_hand_with_an_extra_seed_on_the_board_is_refused():
+    """move.hand = -1 with the hand's seeds and one more on the board ended the game 49:0."""
+    snap = reach_phase("mighty_men", "drop")
+    hand = snap["move"]["hand"]
+    snap["move"]["hand"] = -1
+    pit = next(p for p in range(12) if snap["pits"][p] and p != snap["move"]["origin"])
+    snap["pits"][pit] += hand + 1
+    with pytest.raises(SnapshotError, match=r"'move.hand' must be an integer from 0 to 48"):
+        Game.from_snapshot(snap)
+
+
+def test_mangala_setting_out_past_its_last_hole_is_refused():
+    """setup[1] = 3 while setting out: the setting out never ended and the observation
+    wrapped to -93."""
+    game = Game("mangala")
+    snap = game.snapshot()
+    assert snap["phase"] == "set_out"
+    snap["setup"][1] = 3
+    with pytest.raises(SnapshotError, match=r"setup\[1\] \(holes filled\)' must be .* 0 to 2"):
+        game.restore(snap)
+
+
+@pytest.mark.parametrize("bad", [None, [1, 2], "oware", 3])
+def test_a_snapshot_that_is_not_a_dict_is_refused(bad):
+    with pytest.raises(SnapshotError, match="a snapshot is a dict"):
+        Game("oware").restore(bad)
+    with pytest.raises(SnapshotError, match="a snapshot is a dict"):
+        Game.from_snapshot(bad)
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"move_number": 2**31}, r"'move_number' must be an integer from 0 to 2147483647"),
+        ({"plies_since_capture": -1}, "'plies_since_capture' must be an integer from 0"),
+        ({"turns": [0, 2**40]}, "'turns' must be an integer from 0 to 2147483647"),
+        ({"options": {"grand_slam": "capture"}}, r"'options' differ .* grand_slam='capture'"),
+        ({"options": {"stall_limit": 10**12}}, "'options': option stall_limit"),
+        ({"owners": [1] * 6 + [0] * 6}, r"'owners' must be .* in oware \(its pits never"),
+        ({"uur": [0] + [None] * 10 + [0]}, r"'uur' must be .* in oware \(it has no pregnant"),
+        ({"round": 1}, "'round' must be an integer from 0 to 0"),
+        ({"setup": [0, 1] + [0] * 6}, r"'setup' must be .* in oware \(it has no setting out"),
+        ({"winner": 1}, "'winner' must be one of null"),
+        ({"pieces": []}, "snapshot has field\\(s\\) pieces that oware does not use"),
+        ({"pits": [4.0] * 12}, "'pits' must be an integer from 0 to 48, got 4.0"),
+        ({"to_move": True}, "'to_move' must be one of 0, 1, null, got True"),
+    ],
+)
+def test_fields_out_of_range_or_unused_by_the_rule_set_are_refused(change, message):
+    game = Game("oware")
+    with pytest.raises(SnapshotError, match=message):
+        game.restore({**game.snapshot(), **change})
+
+
+def test_pregnant_pits_come_in_facing_pairs():
+    game = Game("layli_goobalay")
+    snap = {**game.snapshot(), "uur": [0] + [None] * 11}
+    with pytest.raises(SnapshotError, match="facing pairs"):
+        game.restore(snap)
