@@ -179,6 +179,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     from agents.tournament import (  # the command line sits on top of the agents package
         BackendError,
         TournamentConfig,
+        WorkerLost,
         format_leaderboard,
         run_tournament,
         write_report,
@@ -207,13 +208,14 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     except (TypeError, ValueError, BackendError) as error:  # a bad store is a ValueError too
         print(f"mancala tournament: error: {error}", file=sys.stderr)
         return USAGE_ERROR
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, WorkerLost) as error:
+        what = "interrupted" if isinstance(error, KeyboardInterrupt) else f"error: {error}"
         print(
-            f"\nmancala tournament: interrupted; the finished games are in {args.db}: "
+            f"\nmancala tournament: {what}; the finished games are in {args.db}: "
             "run the same command to continue",
             file=sys.stderr,
         )
-        return 130
+        return 130 if isinstance(error, KeyboardInterrupt) else 1
     print(format_leaderboard(result))
     print()
     earlier = len(result.records) - result.played
