@@ -282,6 +282,12 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     try:
         with GameStore(args.db, read_only=True) as store:
+            keys = store.tournament_keys()
+            if args.tournament is not None and args.tournament not in keys:
+                raise StoreError(
+                    f"{args.db} holds no tournament {args.tournament!r}; "
+                    f"its tournaments: {', '.join(keys) or 'none'}"
+                )
             lines = list(store.export_jsonl(args.tournament))
     except StoreError as error:
         print(f"mancala export: error: {error}", file=sys.stderr)

@@ -240,8 +240,11 @@ def test_ctrl_c_saves_a_checkpoint_and_prints_the_command_that_continues(run_cop
         return checkpoint(self)
 
     monkeypatch.setattr(SelfPlayCallback, "checkpoint", interrupted_once)
-    status = main(["train", "oware", "--config", "tiny.toml", "--out", "run", "--no-progress",
-                   "--resume", "run/checkpoints/step_1024.zip"])  # fmt: skip
+    try:
+        status = main(["train", "oware", "--config", "tiny.toml", "--out", "run",
+                       "--no-progress", "--resume", "run/checkpoints/step_1024.zip"])  # fmt: skip
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C came out of mancala train as a traceback")
     err = capsys.readouterr().err
     assert status == 130 and "Traceback" not in err
     assert "interrupted at step 2,048; checkpoint saved: run/checkpoints/step_2048.zip" in err

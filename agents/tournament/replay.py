@@ -15,9 +15,8 @@ from typing import Any
 from mancala_env import Game
 
 from .match import start
-from .store import GameStore, StoreError
+from .store import SQLITE_HEADER, GameStore, StoreError
 
-SQLITE_HEADER = b"SQLite format 3\x00"
 # what replaying needs of a record, and the type each field must have
 RECORD_FIELDS: dict[str, type] = {
     "variant": str,

@@ -21,6 +21,7 @@ from urllib.parse import quote
 from .schedule import TournamentConfig
 
 SCHEMA_VERSION = 1
+SQLITE_HEADER = b"SQLite format 3\x00"  # how every SQLite file begins
 _LOCK_TIMEOUT = 60  # seconds a process waits for another that holds the file
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournaments (
@@ -112,6 +113,11 @@ class GameStore:
     def _open_for_writing(self) -> sqlite3.Connection:
         if self.path.parent and not self.path.parent.exists():
             raise StoreError(f"cannot create {self.path}: folder {self.path.parent} does not exist")
+        if self.path.is_file() and self.path.stat().st_size > 0:
+            with self.path.open("rb") as file:
+                if file.read(len(SQLITE_HEADER)) != SQLITE_HEADER:
+                    # SQLite would take a short file of anything for an empty database
+                    raise StoreError(f"{self.path} is not a tournament store: not an SQLite file")
         verb = "open the store" if self.path.exists() else "create a store at"
         try:
             db = sqlite3.connect(self.path, timeout=_LOCK_TIMEOUT, isolation_level=None)
@@ -217,6 +223,11 @@ class GameStore:
             (config.key, json.dumps(config.to_json(), sort_keys=True), time.time()),
         )
         return config.key
+
+    def tournament_keys(self) -> list[str]:
+        """The keys of the tournaments held, oldest first (reading no config: a config's agents
+        would be loaded to check it)."""
+        return [row[0] for row in self._execute("SELECT key FROM tournaments ORDER BY created")]
 
     def tournaments(self) -> list[tuple[str, TournamentConfig]]:
         rows = self._execute("SELECT key, config FROM tournaments ORDER BY created")

@@ -144,6 +144,11 @@ BAD_INPUTS = [
     ),
     (["export", "{db}"], lambda db: db.parent, "is a folder, not a store"),
     (
+        ["export", "{db}", "--tournament", "nope"],
+        lambda db: db,
+        f"holds no tournament 'nope'; its tournaments: {CONFIG.key}",
+    ),
+    (
         ["export", "{db}"],
         lambda db: write(db, "j.sqlite", b"SQLite format 3\0" + b"\x07" * 200),
         "is not a tournament store",
@@ -216,6 +221,11 @@ BAD_INPUTS = [
         "g.jsonl, line 2 is not JSON",
     ),
     (["tournament", "oware", "--db", "{db}"], lambda db: db.parent, "is a folder, not a store"),
+    (
+        ["tournament", "oware", "--db", "{db}"],
+        lambda db: write(db, "notes.txt", "mine"),
+        "notes.txt is not a tournament store: not an SQLite file",
+    ),
     (
         ["tournament", "oware", "--db", "{db}"],
         lambda db: UNWRITABLE_FOLDER / "t.sqlite",
