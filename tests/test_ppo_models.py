@@ -137,6 +137,17 @@ def test_a_model_whose_plain_settings_do_not_do_is_named(models, tmp_path, data,
     assert len(str(error.value).splitlines()) == 1
 
 
+def test_the_weights_only_agent_plays_as_the_whole_model_does(models, tmp_path):
+    path = tmp_path / "m.zip"
+    path.write_bytes(models[1])
+    safe, trusted = (load_agent(f"ppo:{path}{t}", "oware", seed=0) for t in ("", ",trust=yes"))
+    game = Game("oware")
+    while not game.over:
+        action = safe.act(game)
+        assert trusted.act(game) == action
+        game.step(action)
+
+
 def test_ppo_specs_with_commas_and_the_trust_key(models, tmp_path):
     path = tmp_path / "a,b.zip"
     path.write_bytes(models[0])
