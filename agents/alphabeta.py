@@ -369,6 +369,8 @@ class AlphaBetaAgent:
     search.
     """
 
+    code_version = 1  # part of its identity: raise it when its play changes
+
     def __init__(
         self,
         depth: int | None = None,

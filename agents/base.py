@@ -30,6 +30,8 @@ class Agent(Protocol):
 class RandomAgent:
     """Plays a uniformly random legal action."""
 
+    code_version = 1  # part of its identity: raise it when its play changes
+
     def __init__(self, seed: int | None = None) -> None:
         self.reset(seed)
 
@@ -42,6 +44,8 @@ class RandomAgent:
 
 class GreedyAgent:
     """Plays the legal action that wins the most seeds this move, ties broken at random."""
+
+    code_version = 1  # part of its identity: raise it when its play changes
 
     def __init__(self, seed: int | None = None) -> None:
         self.reset(seed)

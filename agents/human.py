@@ -101,6 +101,8 @@ class HumanAgent:
     """Reads moves with `input_fn` (default `input`) and explains a bad entry with `output_fn`
     (default `print`), asking again until the entry is a legal move."""
 
+    code_version = 1  # part of its identity: raise it when its play changes
+
     def __init__(
         self,
         input_fn: Callable[[str], str] = input,

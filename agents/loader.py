@@ -5,7 +5,8 @@
     alphabeta:depth=6           alpha-beta search (keys: depth, time, eval, tt)
     alphabeta:time=0.5          ... iterative deepening for 0.5 s a move
     mcts:simulations=800        Monte Carlo tree search (keys: simulations, time, c)
-    ppo:models/oware.zip        a saved sb3-contrib MaskablePPO model
+    ppo:models/oware.zip        a saved sb3-contrib MaskablePPO model (its weights only)
+    ppo:models/oware.zip,trust=yes   ... loaded whole: runs code the file holds
     human                       a person typing moves
     python:my_module:MyAgent    a class of your own (seeded if its __init__ takes `seed`)
 
@@ -14,6 +15,7 @@ Keys are written ``key=value`` and separated by commas: ``alphabeta:depth=8,time
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import inspect
 import os
@@ -28,12 +30,19 @@ from .base import Agent, GreedyAgent, RandomAgent
 from .human import HumanAgent
 from .mcts import MCTSAgent
 
+BUILT_INS: dict[str, type] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "alphabeta": AlphaBetaAgent,
+    "mcts": MCTSAgent,
+    "human": HumanAgent,
+}
 SPEC_FORMS = (
     "random",
     "greedy",
     f"alphabeta[:depth=D][,time=SECONDS][,eval={'|'.join(EVALUATIONS)}][,tt=on|off]",
     "mcts[:simulations=N][,time=SECONDS][,c=C]",
-    "ppo:PATH",
+    "ppo:PATH[,trust=yes]",
     "human",
     "python:MODULE:CLASS",
 )
@@ -159,6 +168,20 @@ def _import(spec: str, module_name: str) -> Any:
         sys.path.remove(os.getcwd())
 
 
+def _ppo_target(spec: str, rest: str) -> tuple[str, bool]:
+    """The model path of ``ppo:PATH[,trust=yes]`` and whether it is trusted."""
+    path, comma, option = rest.strip().rpartition(",")
+    key, equals, value = (part.strip() for part in option.partition("="))
+    if not comma or key != "trust" or not equals:
+        path, value = rest.strip(), "no"  # a path may hold commas of its own
+    if not path:
+        raise SpecError(spec, "ppo: needs the path of a saved model, ppo:PATH")
+    try:
+        return path, _switch(value)
+    except ValueError:
+        raise SpecError(spec, f"bad value {value!r} for trust: must be yes or no") from None
+
+
 def _python_agent(spec: str, target: str, seed: int | None) -> Agent:
     module_name, colon, class_name = target.rpartition(":")
     if not colon or not module_name.strip() or not class_name.strip():
@@ -203,11 +226,33 @@ def load_agent(spec: str, variant: str | None = None, seed: int | None = None) -
     if kind == "mcts":
         return MCTSAgent(seed=seed, **_keys(spec, kind, rest))
     if kind == "ppo":
-        if not rest.strip():
-            raise SpecError(spec, "ppo: needs the path of a saved model, ppo:PATH")
         from .ppo import PPOAgent
 
-        return PPOAgent(rest.strip(), variant=variant, seed=seed)
+        path, trust = _ppo_target(spec, rest)
+        return PPOAgent(path, variant=variant, seed=seed, trust=trust)
     if kind == "python":
         return _python_agent(spec, rest, seed)
     raise SpecError(spec, f"unknown agent kind {kind!r}")
+
+
+def agent_identity(spec: str) -> str:
+    """What the agent `spec` names is, as tournaments key their games and workers their loaded
+    agents: a saved model by the hash of its file's bytes, a class of your own by the hash of
+    its module's source, a built-in agent by its code version. New content at the same path
+    gets a new identity, and so new games. `spec` is one `load_agent` has accepted."""
+    kind, _, rest = spec.strip().partition(":")
+    kind = kind.strip()
+    if kind == "ppo":
+        from .ppo import model_identity
+
+        return model_identity(_ppo_target(spec, rest)[0])
+    if kind == "python":
+        module = _import(spec, rest.rpartition(":")[0].strip())
+        source = getattr(module, "__file__", None)
+        if source is None or not os.path.isfile(source):
+            return f"{module.__name__} {getattr(module, '__version__', 'unversioned')}"
+        with open(source, "rb") as file:
+            return "sha256:" + hashlib.sha256(file.read()).hexdigest()
+    if kind not in BUILT_INS:
+        raise SpecError(spec, f"unknown agent kind {kind!r}")
+    return f"{kind} v{BUILT_INS[kind].code_version}"

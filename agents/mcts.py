@@ -209,6 +209,8 @@ class MCTSAgent:
     result for the mover)) describe the search.
     """
 
+    code_version = 1  # part of its identity: raise it when its play changes
+
     def __init__(
         self,
         simulations: int | None = None,

@@ -179,6 +179,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     from agents.tournament import (  # the command line sits on top of the agents package
         BackendError,
         TournamentConfig,
+        WorkerLost,
         format_leaderboard,
         run_tournament,
         write_report,
@@ -207,13 +208,14 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     except (TypeError, ValueError, BackendError) as error:  # a bad store is a ValueError too
         print(f"mancala tournament: error: {error}", file=sys.stderr)
         return USAGE_ERROR
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, WorkerLost) as error:
+        what = "interrupted" if isinstance(error, KeyboardInterrupt) else f"error: {error}"
         print(
-            f"\nmancala tournament: interrupted; the finished games are in {args.db}: "
+            f"\nmancala tournament: {what}; the finished games are in {args.db}: "
             "run the same command to continue",
             file=sys.stderr,
         )
-        return 130
+        return 130 if isinstance(error, KeyboardInterrupt) else 1
     print(format_leaderboard(result))
     print()
     earlier = len(result.records) - result.played
@@ -231,18 +233,27 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def escaped(text: str) -> str:
+    """`text` with every character a terminal would act on (escape sequences, control
+    characters) written as a Python escape, so text from a file cannot drive the terminal."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     import time
 
     from agents.tournament.replay import load_record, replay
 
+    if not args.delay >= 0:
+        print(f"mancala replay: error: --delay must be 0 or more: {args.delay}", file=sys.stderr)
+        return USAGE_ERROR
     try:
         record = load_record(args.source, args.game_id)
         color = not args.no_color
         wait = args.step if args.step is not None else sys.stdin.isatty()
         print(
-            f"{record['variant']}: player_0 is {record['agent_0']}, player_1 is "
-            f"{record['agent_1']}, seed {record['seed']}, {record['length']} moves"
+            f"{record['variant']}: player_0 is {escaped(record['agent_0'])}, player_1 is "
+            f"{escaped(record['agent_1'])}, seed {record['seed']}, {record['length']} moves"
         )
         game = None
         for game, player, action in replay(record):
@@ -254,7 +265,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 input("(enter: next move) ")
             elif args.delay:
                 time.sleep(args.delay)
-    except (ValueError, KeyError) as error:
+    except ValueError as error:  # StoreError: a bad file or record, named
         print(f"mancala replay: error: {error}", file=sys.stderr)
         return USAGE_ERROR
     except (EOFError, KeyboardInterrupt):
@@ -270,14 +281,24 @@ def cmd_export(args: argparse.Namespace) -> int:
     from agents.tournament import GameStore, StoreError
 
     try:
-        with GameStore(args.db) as store:
+        with GameStore(args.db, read_only=True) as store:
+            keys = store.tournament_keys()
+            if args.tournament is not None and args.tournament not in keys:
+                raise StoreError(
+                    f"{args.db} holds no tournament {args.tournament!r}; "
+                    f"its tournaments: {', '.join(keys) or 'none'}"
+                )
             lines = list(store.export_jsonl(args.tournament))
     except StoreError as error:
         print(f"mancala export: error: {error}", file=sys.stderr)
         return USAGE_ERROR
     if args.out:
-        with open(args.out, "w") as file:
-            file.writelines(line + "\n" for line in lines)
+        try:
+            with open(args.out, "w") as file:
+                file.writelines(line + "\n" for line in lines)
+        except OSError as error:
+            print(f"mancala export: error: cannot write {args.out}: {error}", file=sys.stderr)
+            return 1
         print(f"{len(lines)} games written to {args.out}")
     else:
         for line in lines:

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import json
+import os
+import shlex
+import shutil
+import sqlite3
+import zipfile
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,6 +20,7 @@ from mancala_env import Game
 from mancala_env.cli import main
 from train.config import PPOSettings, TrainConfig, load_config
 from train.run import train
+from train.selfplay import SelfPlayCallback
 
 TINY = TrainConfig(
     timesteps=3072,
@@ -117,3 +125,141 @@ def test_mancala_train_command(tmp_path, capsys):
     assert status == 0 and "result: player_0" in capsys.readouterr().out
     status = main(["train", "obridjie", "--config", str(tmp_path / "missing.toml")])
     assert status == 2 and "no training config at" in capsys.readouterr().err
+
+
+# ---- a used --out, atomic saves, Ctrl-C, and evaluations after a resume ------------------------
+
+TINY_TOML = """
+timesteps = 3072
+n_envs = 16
+opponents = ["random", "greedy", "alphabeta:depth=1", "self"]
+snapshot_every = 1024
+pool_size = 2
+eval_every = 2048
+eval_games = 4
+eval_opponents = ["random", "greedy"]
+checkpoint_every = 1024
+[ppo]
+n_steps = 64
+batch_size = 256
+n_epochs = 1
+net_arch = [32]
+"""
+
+
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory) -> Path:
+    """A finished run of TINY at ``run`` (relative paths) in a folder of its own."""
+    folder = tmp_path_factory.mktemp("finished")
+    (folder / "tiny.toml").write_text(TINY_TOML)
+    assert load_config("oware", folder / "tiny.toml") == TINY
+    cwd = os.getcwd()
+    os.chdir(folder)
+    try:
+        train("oware", TINY, out="run", seed=0, progress=False)
+    finally:
+        os.chdir(cwd)
+    return folder
+
+
+@pytest.fixture
+def run_copy(finished_run, tmp_path, monkeypatch) -> Path:
+    """A copy of the finished run to change, the working directory beside it."""
+    shutil.copytree(finished_run, tmp_path, dirs_exist_ok=True)
+    monkeypatch.chdir(tmp_path)
+    return Path("run")
+
+
+def contents(folder: Path) -> dict[str, bytes]:
+    return {str(p): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_a_new_run_into_a_used_out_is_refused_unless_resume_or_overwrite(run_copy, capsys):
+    before = contents(run_copy)
+    status = main(["train", "oware", "--config", "tiny.toml", "--out", "run", "--no-progress"])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert (
+        "--out run is not empty: continue the run there with --resume "
+        "run/checkpoints/step_3072.zip, or start a new one with --overwrite"
+    ) in err
+    assert contents(run_copy) == before
+    (run_copy / "notes.txt").write_text("mine")
+    shorter = replace(TINY, timesteps=1024, eval_every=1024)
+    result = train("oware", shorter, out=run_copy, seed=3, progress=False, overwrite=True)
+    assert result.timesteps == 1024
+    lines = (run_copy / "evaluations.jsonl").read_text().splitlines()
+    assert [json.loads(line)["timesteps"] for line in lines] == [1024]  # none of the old run
+    assert sorted(p.name for p in (run_copy / "checkpoints").glob("*.zip")) == ["step_1024.zip"]
+    assert (run_copy / "notes.txt").read_text() == "mine"  # not the run's: left alone
+
+
+def test_resuming_a_run_that_has_its_timesteps_changes_nothing(run_copy, capsys):
+    before = contents(run_copy)
+    status = main(["train", "oware", "--config", "tiny.toml", "--out", "run", "--no-progress",
+                   "--resume", "run/checkpoints/step_3072.zip"])  # fmt: skip
+    err = capsys.readouterr().err
+    assert status == 0, err
+    assert "is at step 3,072, which meets the 3,072 timesteps asked for: nothing to do" in err
+    assert contents(run_copy) == before
+
+
+def test_a_save_that_stops_half_way_leaves_no_broken_file(run_copy, monkeypatch):
+    from stable_baselines3.common import base_class
+
+    def half_a_save(save_path, *args, **kwargs):  # a kill or a full disk in the middle
+        buffer = io.BytesIO()
+        real_save(buffer, *args, **kwargs)
+        with open_path(save_path, "w", suffix="zip") as file:
+            file.write(buffer.getvalue()[:100])
+        raise OSError("no space left on device")
+
+    real_save = base_class.save_to_zip_file
+    from stable_baselines3.common.save_util import open_path
+
+    monkeypatch.setattr(base_class, "save_to_zip_file", half_a_save)
+    with pytest.raises(OSError, match="no space left"):
+        train("oware", TINY, out=run_copy, resume=run_copy / "checkpoints" / "step_1024.zip",
+              progress=False)  # fmt: skip
+    for path in run_copy.rglob("*.zip"):
+        assert zipfile.is_zipfile(path), path
+    assert not [p for p in run_copy.rglob("*") if p.name.endswith(".tmp")]
+
+
+def test_ctrl_c_saves_a_checkpoint_and_prints_the_command_that_continues(run_copy, capsys,
+                                                                        monkeypatch):  # fmt: skip
+    """Interrupted just after the evaluation of step 2048, which the finished run had made with
+    another model: the resumed run's evaluation plays games of its own model only."""
+    checkpoint = SelfPlayCallback.checkpoint
+    calls = []
+
+    def interrupted_once(self):
+        calls.append(self.num_timesteps)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        return checkpoint(self)
+
+    monkeypatch.setattr(SelfPlayCallback, "checkpoint", interrupted_once)
+    try:
+        status = main(["train", "oware", "--config", "tiny.toml", "--out", "run",
+                       "--no-progress", "--resume", "run/checkpoints/step_1024.zip"])  # fmt: skip
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C came out of mancala train as a traceback")
+    err = capsys.readouterr().err
+    assert status == 130 and "Traceback" not in err
+    assert "interrupted at step 2,048; checkpoint saved: run/checkpoints/step_2048.zip" in err
+    summary = json.loads((run_copy / "run.json").read_text())
+    assert summary["interrupted"] is True and summary["timesteps"] == 2048
+    command = shlex.split(err.split("continue with:")[1].strip())
+    assert command[:2] == ["mancala", "train"] and "--resume" in command
+    assert main(command[1:]) == 0, capsys.readouterr().err
+    summary = json.loads((run_copy / "run.json").read_text())
+    assert summary["interrupted"] is False and summary["timesteps"] == 3072
+    # step 2048 was evaluated twice, by two models: two tournaments, each with all its games
+    with sqlite3.connect(run_copy / "evaluations.sqlite") as store:
+        configs = [json.loads(c) for (c,) in store.execute("SELECT config FROM tournaments")]
+        counts = dict(store.execute("SELECT tournament, COUNT(*) FROM games GROUP BY tournament"))
+    store.close()
+    at_2048 = [c for c in configs if c["agents"][0] == "ppo:run/evaluations/step_2048.zip"]
+    assert len(at_2048) == 2 and at_2048[0]["identities"] != at_2048[1]["identities"]
+    assert set(counts.values()) == {TINY.eval_games * len(TINY.eval_opponents)}

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from dataclasses import replace
+from pathlib import Path
 
 from .config import SELF, load_config
 
 USAGE_ERROR = 2
+INTERRUPTED = 130
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,15 +32,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--resume", default=None, metavar="CHECKPOINT", help="OUT/checkpoints/step_N.zip"
     )
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="start afresh in a non-empty --out, deleting the earlier run's files there",
+    )
     parser.add_argument("--max-minutes", type=float, default=None, help="stop after this long")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def resume_command(args: argparse.Namespace, checkpoint: Path) -> str:
+    """The ``mancala train`` command that continues the run of `args` from `checkpoint`."""
+    words = ["mancala", "train", args.variant, "--resume", str(checkpoint)]
+    out = args.out or f"runs/{args.variant}"
+    words += ["--out", out, "--seed", str(args.seed)]
+    for option in ("config", "timesteps", "n_envs", "opponents", "max_minutes"):
+        value = getattr(args, option)
+        if value is not None:
+            words += [f"--{option.replace('_', '-')}", str(value)]
+    if args.no_progress:
+        words.append("--no-progress")
+    return shlex.join(words)
 
 
 def run(args: argparse.Namespace) -> int:
     from agents.ppo import ModelLoadError
 
     try:
-        from .run import train
+        from .run import NothingToDo, TrainingInterrupted, train
     except ImportError as error:
         print(
             f'mancala train: error: training needs the train extra (pip install -e ".[train]"): '
@@ -64,10 +86,21 @@ def run(args: argparse.Namespace) -> int:
             resume=args.resume,
             max_minutes=args.max_minutes,
             progress=not args.no_progress,
+            overwrite=args.overwrite,
         )
     except (ValueError, ModelLoadError) as error:
         print(f"mancala train: error: {error}", file=sys.stderr)
         return USAGE_ERROR
+    except NothingToDo as done:
+        print(f"mancala train: {done}", file=sys.stderr)
+        return 0
+    except TrainingInterrupted as stop:
+        print(f"\nmancala train: {stop}; continue with:", file=sys.stderr)
+        print(f"  {resume_command(args, stop.checkpoint)}", file=sys.stderr)
+        return INTERRUPTED
+    except KeyboardInterrupt:
+        print("\nmancala train: interrupted before training began; nothing saved", file=sys.stderr)
+        return INTERRUPTED
     print(f"trained {result.timesteps:,} steps in {result.seconds / 60:.1f} min")
     if result.evaluations:
         last = result.evaluations[-1]

@@ -73,7 +73,7 @@ class OpponentPool:
             return
         path = Path(path)
         self.snapshots.append(path)
-        model = load_maskable_ppo(str(path))
+        model, _ = load_maskable_ppo(path, self.variant)  # weights only: runs no code
         self._members[str(path)] = policy_opponent(model, deterministic=False)
         while len(self.snapshots) > self.pool_size:
             del self._members[str(self.snapshots.pop(0))]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,11 +11,12 @@ from pathlib import Path
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import VecMonitor
 
-from agents.ppo import ModelLoadError, load_maskable_ppo
+from agents.ppo import ModelLoadError
 from mancala_env.variants import get_variant
 from mancala_env.vec_env import MancalaVecEnv
 
-from .config import TrainConfig
+from .config import PPOSettings, TrainConfig
+from .files import save_model, write_json
 from .pool import OpponentPool
 from .selfplay import Evaluation, SelfPlayCallback
 
@@ -31,6 +33,59 @@ class TrainResult:
     evaluations: list[Evaluation]
 
 
+class NothingToDo(Exception):
+    """A resumed run whose checkpoint already has the timesteps asked for; no file changed."""
+
+
+class TrainingInterrupted(Exception):
+    """Ctrl-C stopped the run; `checkpoint` holds it, ready for ``--resume``."""
+
+    def __init__(self, checkpoint: Path, timesteps: int) -> None:
+        super().__init__(f"interrupted at step {timesteps:,}; checkpoint saved: {checkpoint}")
+        self.checkpoint = checkpoint
+        self.timesteps = timesteps
+
+
+# what a run writes in its folder (all that --overwrite removes)
+RUN_FILES = (
+    "pool", "evaluations", "checkpoints", "tensorboard", "evaluations.jsonl",
+    "evaluations.sqlite", "evaluations.sqlite-wal", "evaluations.sqlite-shm",
+    "final_model.zip", "best_model.zip", "run.json",
+)  # fmt: skip
+
+
+def newest_checkpoint(out: Path) -> Path | None:
+    """The checkpoint of the most timesteps in `out`, if any."""
+    found = []
+    for path in (out / "checkpoints").glob("step_*.zip"):
+        steps = path.stem.removeprefix("step_")
+        if steps.isdigit() and path.with_suffix(".json").exists():
+            found.append((int(steps), path))
+    return max(found)[1] if found else None
+
+
+def _claim(out: Path, overwrite: bool) -> None:
+    """Make `out` this new run's folder: refuse one that holds files unless `overwrite`,
+    which removes what an earlier run wrote there (and nothing else)."""
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out {out} is a file, not a folder")
+    if not out.exists() or not any(out.iterdir()):
+        return
+    if not overwrite:
+        checkpoint = newest_checkpoint(out)
+        resume = f"--resume {checkpoint}" if checkpoint else "--resume OUT/checkpoints/step_N.zip"
+        raise ValueError(
+            f"--out {out} is not empty: continue the run there with {resume}, "
+            "or start a new one with --overwrite (which deletes that run's files)"
+        )
+    for name in RUN_FILES:
+        path = out / name
+        if path.is_dir():
+            shutil.rmtree(path)
+        elif path.exists():
+            path.unlink()
+
+
 def _resume_state(checkpoint: Path, variant: str) -> dict:
     state_path = checkpoint.with_suffix(".json")
     if not checkpoint.exists() or not state_path.exists():
@@ -41,11 +96,51 @@ def _resume_state(checkpoint: Path, variant: str) -> dict:
     try:
         state = json.loads(state_path.read_text())
         found = state["variant"]
-    except (json.JSONDecodeError, KeyError, TypeError) as error:
+        timesteps, snapshots = state["timesteps"], state["pool"]["snapshots"]
+        ppo = PPOSettings(**state["config"]["ppo"])
+        if not isinstance(timesteps, int) or not isinstance(snapshots, list):
+            raise TypeError("timesteps must be an integer and the pool a list")
+        float(state["best_score"])
+    except (ValueError, KeyError, TypeError) as error:
         raise ModelLoadError(f"{state_path} is not a checkpoint's state: {error}") from None
     if found != variant:
         raise ModelLoadError(f"{checkpoint} is a checkpoint of {found}, not of {variant}")
-    return state
+    return {**state, "ppo": ppo}
+
+
+def _new_model(ppo: PPOSettings, env: MancalaVecEnv, out: Path, seed: int) -> MaskablePPO:
+    return MaskablePPO(
+        "MlpPolicy",
+        VecMonitor(env),
+        n_steps=ppo.n_steps,
+        batch_size=ppo.batch_size,
+        n_epochs=ppo.n_epochs,
+        learning_rate=ppo.learning_rate,
+        gamma=ppo.gamma,
+        gae_lambda=ppo.gae_lambda,
+        clip_range=ppo.clip_range,
+        ent_coef=ppo.ent_coef,
+        policy_kwargs={"net_arch": list(ppo.net_arch)},
+        tensorboard_log=str(out / "tensorboard"),
+        seed=seed,
+        device="cpu",
+        verbose=0,
+    )
+
+
+def _resumed_model(
+    checkpoint: Path, state: dict, env: MancalaVecEnv, out: Path, seed: int
+) -> MaskablePPO:
+    """The checkpoint's model, built from its run's settings with only its weights (and its
+    optimiser's state) loaded: nothing in the file is unpickled."""
+    model = _new_model(state["ppo"], env, out, seed)
+    try:
+        model.set_parameters(str(checkpoint), exact_match=True, device="cpu")
+    except Exception as error:  # whatever the file holds, say what went wrong with it
+        reason = f"{type(error).__name__}: {error}".splitlines()[0]
+        raise ModelLoadError(f"cannot resume from {checkpoint}: {reason}") from None
+    model.num_timesteps = state["timesteps"]
+    return model
 
 
 def train(
@@ -56,47 +151,45 @@ def train(
     resume: str | Path | None = None,
     max_minutes: float | None = None,
     progress: bool = True,
+    overwrite: bool = False,
 ) -> TrainResult:
     """Train a MaskablePPO agent for `variant` by self-play; models go under `out`.
 
     With `resume` (a checkpoint, ``OUT/checkpoints/step_N.zip``) the run continues from it: its
-    step count, its opponent pool and its best score. The run stops after `config.timesteps`
-    timesteps in all (counted from the first run), or after `max_minutes` of this run.
+    step count, its opponent pool and its best score; NothingToDo when it already has
+    `config.timesteps`. Otherwise `out` must be empty or missing, or `overwrite` given. The run
+    stops after `config.timesteps` timesteps in all (counted from the first run), or after
+    `max_minutes` of this run; Ctrl-C saves a checkpoint and raises TrainingInterrupted.
     """
     get_variant(variant)
     out = Path(out)
+    state = None
+    if resume is not None:
+        if overwrite:
+            raise ValueError("--resume continues a run and --overwrite deletes it: give one")
+        resume = Path(resume)
+        state = _resume_state(resume, variant)
+        if state["timesteps"] >= config.timesteps:
+            raise NothingToDo(
+                f"the checkpoint {resume} is at step {state['timesteps']:,}, which meets the "
+                f"{config.timesteps:,} timesteps asked for: nothing to do (no file changed); "
+                "ask for more with --timesteps"
+            )
+    else:
+        _claim(out, overwrite)
     for folder in ("pool", "evaluations", "checkpoints"):
         (out / folder).mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     env = MancalaVecEnv(variant, config.n_envs, seat="random", seed=seed)
     pool = OpponentPool(variant, config.opponents, config.self_share, config.pool_size, seed)
     best_score = -1.0
-    if resume is not None:
-        state = _resume_state(Path(resume), variant)
-        model = load_maskable_ppo(str(resume))
-        model.set_env(VecMonitor(env))
+    if state is not None:
+        model = _resumed_model(resume, state, env, out, seed)
         for snapshot in state["pool"]["snapshots"]:
             pool.add_snapshot(snapshot)
         best_score = state["best_score"]
     else:
-        ppo = config.ppo
-        model = MaskablePPO(
-            "MlpPolicy",
-            VecMonitor(env),
-            n_steps=ppo.n_steps,
-            batch_size=ppo.batch_size,
-            n_epochs=ppo.n_epochs,
-            learning_rate=ppo.learning_rate,
-            gamma=ppo.gamma,
-            gae_lambda=ppo.gae_lambda,
-            clip_range=ppo.clip_range,
-            ent_coef=ppo.ent_coef,
-            policy_kwargs={"net_arch": list(ppo.net_arch)},
-            tensorboard_log=str(out / "tensorboard"),
-            seed=seed,
-            device="cpu",
-            verbose=0,
-        )
+        model = _new_model(config.ppo, env, out, seed)
     callback = SelfPlayCallback(
         variant, config, pool, env, out, seed, config.timesteps, best_score,
         None if max_minutes is None else 60 * max_minutes, progress,
@@ -105,36 +198,49 @@ def train(
         callback.attach(model)  # the first snapshot: the untrained policy joins the pool
         callback.snapshot()
     pool.apply(env)
-    remaining = config.timesteps - model.num_timesteps
-    if remaining > 0:
+    summary = {
+        "variant": variant,
+        "resumed_from": None if resume is None else str(resume),
+        "seed": seed,
+        "config": config.to_json(),
+    }
+    try:
         model.learn(
-            remaining,
+            config.timesteps - model.num_timesteps,
             callback=callback,
             reset_num_timesteps=resume is None,
             tb_log_name=variant,
         )
-    final = out / "final_model.zip"
-    model.save(final)
+    except KeyboardInterrupt:
+        callback.attach(model)
+        checkpoint = callback.checkpoint()
+        _write_summary(out, summary, model.num_timesteps, started, interrupted=True)
+        raise TrainingInterrupted(checkpoint, model.num_timesteps) from None
+    final = save_model(model, out / "final_model.zip")
     callback.attach(model)
     callback.checkpoint()
     if not callback.evaluations or callback.evaluations[-1].timesteps != model.num_timesteps:
         callback.run_evaluation()
     best = out / "best_model.zip"
-    result = TrainResult(
+    seconds = _write_summary(out, summary, model.num_timesteps, started, interrupted=False)
+    return TrainResult(
         out=out,
         final_model=final,
         best_model=best if best.exists() else None,
         timesteps=model.num_timesteps,
-        seconds=time.monotonic() - started,
+        seconds=seconds,
         evaluations=callback.evaluations,
     )
-    summary = {
-        "variant": variant,
-        "timesteps": result.timesteps,
-        "seconds": round(result.seconds, 1),
-        "resumed_from": None if resume is None else str(resume),
-        "seed": seed,
-        "config": config.to_json(),
-    }
-    (out / "run.json").write_text(json.dumps(summary, indent=2))
-    return result
+
+
+def _write_summary(
+    out: Path, summary: dict, timesteps: int, started: float, interrupted: bool
+) -> float:
+    """Write run.json; the seconds the run took."""
+    seconds = time.monotonic() - started
+    write_json(
+        out / "run.json",
+        {**summary, "timesteps": timesteps, "seconds": round(seconds, 1),
+         "interrupted": interrupted},
+    )  # fmt: skip
+    return seconds

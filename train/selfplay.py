@@ -17,6 +17,7 @@ from agents.tournament import TournamentConfig, run_tournament, wilson
 from mancala_env.vec_env import MancalaVecEnv
 
 from .config import TrainConfig
+from .files import save_model, write_json
 from .pool import OpponentPool
 
 
@@ -137,14 +138,14 @@ class SelfPlayCallback(BaseCallback):
     def snapshot(self) -> None:
         """Freeze the learner into the opponent pool."""
         path = self.out / "pool" / f"step_{self.num_timesteps}.zip"
-        self.model.save(path)
+        save_model(self.model, path)
         self.pool.add_snapshot(path)
         self.pool.apply(self.env)
 
     def run_evaluation(self) -> Evaluation:
         """Evaluate the learner now; keep it as the best model when it scores best so far."""
         path = self.out / "evaluations" / f"step_{self.num_timesteps}.zip"
-        self.model.save(path)
+        save_model(self.model, path)
         result = evaluate(
             path, self.variant, self.config, self.out / "evaluations.sqlite",
             self.num_timesteps, self.seed,
@@ -158,7 +159,7 @@ class SelfPlayCallback(BaseCallback):
             file.write(json.dumps(result.__dict__) + "\n")
         if result.mean_score > self.best_score:
             self.best_score = result.mean_score
-            self.model.save(self.out / "best_model.zip")
+            save_model(self.model, self.out / "best_model.zip")
         if self.progress:
             shown = ", ".join(f"{b} {s:.0%}" for b, (s, _, _) in result.scores.items())
             self._bar.write(f"step {self.num_timesteps:,}: {shown}")
@@ -167,7 +168,7 @@ class SelfPlayCallback(BaseCallback):
     def checkpoint(self) -> Path:
         """Save the model and what the run needs to continue (its pool, its best score)."""
         path = self.out / "checkpoints" / f"step_{self.num_timesteps}.zip"
-        self.model.save(path)
+        save_model(self.model, path)
         state: dict[str, Any] = {
             "variant": self.variant,
             "timesteps": self.num_timesteps,
@@ -176,5 +177,5 @@ class SelfPlayCallback(BaseCallback):
             "config": self.config.to_json(),
             "seed": self.seed,
         }
-        path.with_suffix(".json").write_text(json.dumps(state, indent=2))
+        write_json(path.with_suffix(".json"), state)
         return path

@@ -8,7 +8,7 @@
 See docs/tournaments.md.
 """
 
-from .backends import BACKENDS, BackendError, run_games
+from .backends import BACKENDS, BackendError, WorkerLost, run_games
 from .match import play_game
 from .ratings import Ratings, bradley_terry, rate, wilson
 from .report import format_leaderboard, write_report
@@ -26,6 +26,7 @@ __all__ = [
     "StoreError",
     "TournamentConfig",
     "TournamentResult",
+    "WorkerLost",
     "bradley_terry",
     "format_leaderboard",
     "play_game",

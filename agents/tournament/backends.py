@@ -8,9 +8,16 @@ again.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from .match import play_game
@@ -22,6 +29,33 @@ Skip = Callable[[GameTask], bool]
 
 class BackendError(RuntimeError):
     """A backend that cannot run here (Ray missing, no cluster at the address)."""
+
+
+class WorkerLost(RuntimeError):
+    """A worker process died in the middle of the games (killed, or out of memory)."""
+
+
+_PR_SET_PDEATHSIG = 1  # prctl option of <linux/prctl.h>
+_WATCH_SECONDS = 1.0  # how often the watcher thread looks for the parent (not on Linux)
+
+
+def exit_with_parent(parent: int) -> None:
+    """Make this worker process end when `parent` dies, so that a tournament killed even with
+    SIGKILL leaves no workers behind: Linux's parent-death signal where there is one, else a
+    thread that watches the parent's pid."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
+            if os.getppid() != parent:  # it died before the signal was asked for
+                os._exit(1)
+            return
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(_WATCH_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
 def _pending(tasks: Iterable[GameTask], skip: Skip) -> Iterator[GameTask]:
@@ -36,16 +70,22 @@ def run_local(tasks: Iterable[GameTask], workers: int, skip: Skip) -> Iterator[d
     # spawn: fresh workers, safe whatever threads (numba, torch) this process has started
     context = multiprocessing.get_context("spawn")
     pending = _pending(tasks, skip)
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        running: set[Future] = set()
-        while True:
-            while len(running) < 2 * workers and (task := next(pending, None)) is not None:
-                running.add(pool.submit(play_game, task))
-            if not running:
-                return
-            done, running = wait(running, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield future.result()
+    pool = ProcessPoolExecutor(
+        workers, mp_context=context, initializer=exit_with_parent, initargs=(os.getpid(),)
+    )
+    try:
+        with pool:
+            running: set[Future] = set()
+            while True:
+                while len(running) < 2 * workers and (task := next(pending, None)) is not None:
+                    running.add(pool.submit(play_game, task))
+                if not running:
+                    return
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield future.result()
+    except BrokenProcessPool:
+        raise WorkerLost("a worker process died (killed, or out of memory)") from None
 
 
 def run_ray(

@@ -1,7 +1,8 @@
 """Playing one scheduled game and recording it.
 
 `play_game` is what a worker runs, in this process, in a pool process or as a Ray task. An
-agent is loaded once per worker and spec and reset with the game's seed before each game. An
+agent is loaded once per worker, spec and identity (what the spec names: a model file's
+content) and reset with the game's seed before each game. An
 agent that answers with an illegal action loses that game (``end_reason: illegal_action``).
 """
 
@@ -17,19 +18,27 @@ from mancala_env.game import IllegalActionError
 
 from ..base import Agent
 from ..loader import load_agent
+from ..ppo import ModelLoadError
 from .schedule import GameTask
 
-_AGENTS: dict[tuple[str, str], Agent] = {}  # (spec, variant) -> agent, one per worker
+_AGENTS: dict[tuple[str, str, str], Agent] = {}  # (spec, variant, identity) -> agent
 _KEPT = 16  # agents kept loaded per worker (a training run evaluates a new model each time)
 
 
-def _agent(spec: str, variant: str, seed: int) -> Agent:
-    agent = _AGENTS.pop((spec, variant), None)
+def _agent(spec: str, variant: str, identity: str, seed: int) -> Agent:
+    """The agent `spec` names, as it was when the tournament was set up (`identity`)."""
+    key = (spec, variant, identity)
+    agent = _AGENTS.pop(key, None)
     if agent is None:
         agent = load_agent(spec, variant, seed=seed)
+        if getattr(agent, "identity", identity) != identity:
+            raise ModelLoadError(
+                f"the model file of {spec} changed while the tournament ran; "
+                "run the command again to play the new one"
+            )
         while len(_AGENTS) >= _KEPT:
             del _AGENTS[next(iter(_AGENTS))]  # the least recently used
-    _AGENTS[spec, variant] = agent  # now the most recently used
+    _AGENTS[key] = agent  # now the most recently used
     agent.reset(seed)
     return agent
 
@@ -52,8 +61,8 @@ def play_game(task: GameTask) -> dict[str, Any]:
     for action in task.opening:
         game.step(action)
     agents = [
-        _agent(spec, task.variant, seed)
-        for spec, seed in zip(task.agents, task.agent_seeds, strict=True)
+        _agent(spec, task.variant, identity, seed)
+        for spec, identity, seed in zip(task.agents, task.identities, task.agent_seeds, strict=True)
     ]
     moves = list(task.opening)
     think = [0.0, 0.0]

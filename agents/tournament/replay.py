@@ -1,8 +1,13 @@
-"""Stepping through a recorded game: from a tournament store or a JSON-lines export."""
+"""Stepping through a recorded game: from a tournament store or a JSON-lines export.
+
+Both are read as untrusted input: the store is opened read-only, and a record is checked field
+by field before any of it reaches the engine; a bad one is a StoreError naming the field.
+"""
 
 from __future__ import annotations
 
 import json
+import reprlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -10,49 +15,107 @@ from typing import Any
 from mancala_env import Game
 
 from .match import start
-from .store import GameStore, StoreError
+from .store import SQLITE_HEADER, GameStore, StoreError
+
+# what replaying needs of a record, and the type each field must have
+RECORD_FIELDS: dict[str, type] = {
+    "variant": str,
+    "options": dict,
+    "seed": int,
+    "moves": list,
+    "agent_0": str,
+    "agent_1": str,
+    "length": int,
+    "winner": int,
+    "end_reason": str,
+}
+_KIND_WORDS = {str: "text", dict: "an object", int: "an integer", list: "a list"}
+
+
+def check_record(record: Any, where: str) -> dict[str, Any]:
+    """`record` if it has every field a replay reads, each of the right type (the moves
+    integers); otherwise a StoreError that names `where` and the field."""
+    if not isinstance(record, dict):
+        kind = type(record).__name__
+        raise StoreError(f"{where} is not a game record: a JSON object, not {kind}")
+    for name, kind in RECORD_FIELDS.items():
+        if name not in record:
+            raise StoreError(f"{where} is not a game record: it has no {name!r}")
+        value = record[name]
+        if isinstance(value, bool) or not isinstance(value, kind):
+            raise StoreError(
+                f"{where}: {name} must be {_KIND_WORDS[kind]}, got {reprlib.repr(value)}"
+            )
+    for number, action in enumerate(record["moves"], 1):
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise StoreError(
+                f"{where}: move {number} must be an integer action, got {reprlib.repr(action)}"
+            )
+    return record
+
+
+def _jsonl_records(path: Path) -> list[Any]:
+    """The records of a JSON-lines file; the first line decides whether it is one at all."""
+    records = []
+    for number, raw in enumerate(path.read_bytes().splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            record = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            reason = f"line {number} is not JSON: {error}"
+            if not records:
+                raise StoreError(
+                    f"{path} is neither a tournament store (SQLite) nor JSON lines: {reason}"
+                ) from None
+            raise StoreError(f"{path}, {reason}") from None
+        if not isinstance(record, dict):
+            raise StoreError(
+                f"{path}, line {number} is not a game record: a JSON object, "
+                f"not {type(record).__name__}"
+            )
+        records.append(record)
+    return records
 
 
 def load_record(source: str | Path, game_id: int | None = None) -> dict[str, Any]:
-    """The game `game_id` of a store (an SQLite file) or of a JSON-lines export (each line
-    one record, as `mancala export` writes); a file holding one record needs no id."""
+    """The game `game_id` of a store (an SQLite file, read only) or of a JSON-lines export
+    (each line one record, as `mancala export` writes); a file holding one record needs no id."""
     path = Path(source)
     if not path.is_file():
         raise StoreError(f"no such file: {path}")
     with path.open("rb") as file:
-        is_sqlite = file.read(16) == b"SQLite format 3\x00"
+        is_sqlite = file.read(len(SQLITE_HEADER)) == SQLITE_HEADER
     if is_sqlite:
         if game_id is None:
             raise StoreError(f"{path} is a tournament store: give the id of a game in it")
-        with GameStore(path) as store:
-            return store.game(game_id)
-    records = []
-    for number, line in enumerate(path.read_text().splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError as error:
-            raise StoreError(f"{path}, line {number} is not JSON: {error}") from None
+        with GameStore(path, read_only=True) as store:
+            return check_record(store.game(game_id), f"{path}, game id {game_id}")
+    records = _jsonl_records(path)
     if game_id is None:
         if len(records) != 1:
             raise StoreError(f"{path} holds {len(records)} games: give the id of one")
-        return records[0]
+        return check_record(records[0], str(path))
     for record in records:
         if record.get("id") == game_id:
-            return record
+            return check_record(record, f"{path}, game id {game_id}")
     raise StoreError(f"{path} has no game with id {game_id}")
 
 
 def replay(record: dict[str, Any]) -> Iterator[tuple[Game, int | None, int | None]]:
     """The positions of a recorded game: first (game, None, None) at the start, then
     (game, player, action) after each move; the game object is the same, moved on."""
+    check_record(record, "the record")
     try:
         game = start(record)
-    except (KeyError, TypeError, ValueError) as error:
+    except (TypeError, ValueError, OverflowError) as error:
         raise StoreError(f"not a game record: {error}") from None
     yield game, None, None
-    for action in record["moves"]:
+    for number, action in enumerate(record["moves"], 1):
         player = game.to_move
-        game.step(action)
+        try:
+            game.step(action)
+        except ValueError as error:  # IllegalActionError among them
+            reason = f"the record's move {number} ({action}) cannot be played: {error}"
+            raise StoreError(reason) from None
         yield game, player, action

@@ -24,7 +24,7 @@ import numpy as np
 from mancala_env import Game
 from mancala_env.variants import get_variant
 
-from ..loader import SpecError, load_agent
+from ..loader import SpecError, agent_identity, load_agent
 
 FORMATS = ("round-robin", "gauntlet")
 _OPENING_TRIES = 1000
@@ -48,6 +48,8 @@ class TournamentConfig:
     openings: int = 0
     opening_plies: int = 4
     seed: int = 0
+    # what each agent is (`agent_identity`), read when the config is made: part of the key
+    identities: tuple[str, ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         get_variant(self.variant)  # an unknown rule set names the known ones
@@ -62,6 +64,7 @@ class TournamentConfig:
             load_agent(spec, self.variant)  # SpecError lists the valid forms
             if spec.strip() == "human":
                 raise SpecError(spec, "a tournament plays without people; choose another agent")
+        object.__setattr__(self, "identities", tuple(map(agent_identity, self.agents)))
         _check_int("games_per_pair", self.games_per_pair, 2)
         if self.games_per_pair % 2:
             raise ValueError(
@@ -89,15 +92,19 @@ class TournamentConfig:
     def to_json(self) -> dict[str, Any]:
         record = dataclasses.asdict(self)
         record["agents"] = list(self.agents)
+        record["identities"] = list(self.identities)
         return record
 
     @classmethod
     def from_json(cls, record: dict[str, Any]) -> TournamentConfig:
-        return cls(**record)
+        """The config of `record`; its agents' identities are read again from what they are
+        now."""
+        return cls(**{name: value for name, value in record.items() if name != "identities"})
 
     @property
     def key(self) -> str:
-        """A short name for this tournament, the same for the same config."""
+        """A short name for this tournament, the same for the same config and the same agents
+        (a model file replaced at the same path makes another tournament)."""
         text = json.dumps(self.to_json(), sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -112,6 +119,7 @@ class GameTask:
     variant: str
     options: dict[str, Any]
     agents: tuple[str, str]  # seat 0 (player_0), seat 1 (player_1)
+    identities: tuple[str, str]  # what each seat's agent is (`agent_identity`)
     seed: int
     agent_seeds: tuple[int, int]
     opening: tuple[int, ...]
@@ -172,6 +180,7 @@ def schedule(config: TournamentConfig) -> list[GameTask]:
                         variant=config.variant,
                         options=dict(config.options),
                         agents=(config.agents[first], config.agents[second]),
+                        identities=(config.identities[first], config.identities[second]),
                         seed=seed,
                         agent_seeds=(_seed(config, 2, index, 0), _seed(config, 2, index, 1)),
                         opening=opening,

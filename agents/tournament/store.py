@@ -10,15 +10,18 @@ make their writes safe) and still end with each game exactly once.
 from __future__ import annotations
 
 import json
+import reprlib
 import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from .schedule import TournamentConfig
 
 SCHEMA_VERSION = 1
+SQLITE_HEADER = b"SQLite format 3\x00"  # how every SQLite file begins
 _LOCK_TIMEOUT = 60  # seconds a process waits for another that holds the file
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournaments (
@@ -71,6 +74,10 @@ _COLUMNS = (
     "think_1",
     "end_reason",
 )
+_TABLES = {
+    "tournaments": ("key", "config", "created"),
+    "games": ("id", *_COLUMNS, "finished"),
+}
 
 
 class StoreError(ValueError):
@@ -78,42 +85,116 @@ class StoreError(ValueError):
 
 
 class GameStore:
-    """A tournament store at `path` (created when missing)."""
+    """A tournament store at `path` (created when missing), or with ``read_only=True`` an
+    existing store opened for reading only: nothing in the file or beside it is changed, and a
+    missing file or one that is not a store is an error."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, read_only: bool = False) -> None:
         self.path = Path(path)
+        self.read_only = read_only
+        if self.path.is_dir():
+            raise StoreError(
+                f"{self.path} is a folder, not a store: name a file, "
+                f"such as {self.path / 'tournaments.sqlite'}"
+            )
+        if read_only:
+            self._db = self._open_read_only()
+        else:
+            self._db = self._open_for_writing()
+        try:
+            self._check_tables()
+        except sqlite3.DatabaseError as error:
+            self._db.close()
+            raise StoreError(f"{self.path} is not a tournament store: {error}") from None
+        except StoreError:
+            self._db.close()
+            raise
+
+    def _open_for_writing(self) -> sqlite3.Connection:
         if self.path.parent and not self.path.parent.exists():
             raise StoreError(f"cannot create {self.path}: folder {self.path.parent} does not exist")
-        self._db = sqlite3.connect(self.path, timeout=_LOCK_TIMEOUT, isolation_level=None)
-        self._db.row_factory = sqlite3.Row
+        if self.path.is_file() and self.path.stat().st_size > 0:
+            with self.path.open("rb") as file:
+                if file.read(len(SQLITE_HEADER)) != SQLITE_HEADER:
+                    # SQLite would take a short file of anything for an empty database
+                    raise StoreError(f"{self.path} is not a tournament store: not an SQLite file")
+        verb = "open the store" if self.path.exists() else "create a store at"
+        try:
+            db = sqlite3.connect(self.path, timeout=_LOCK_TIMEOUT, isolation_level=None)
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot {verb} {self.path}: {error}") from None
+        db.row_factory = sqlite3.Row
         deadline = time.monotonic() + _LOCK_TIMEOUT
         while True:
             try:
-                self._set_up()
-                return
+                self._set_up(db)
+                return db
             except sqlite3.OperationalError as error:
                 # Setting up (the switch to write-ahead logging above all) can find the file
                 # locked by another process setting it up, without SQLite waiting for it.
                 if "locked" not in str(error) or time.monotonic() > deadline:
-                    self._db.close()
-                    raise StoreError(f"cannot open the store {self.path}: {error}") from None
+                    db.close()
+                    raise StoreError(f"cannot {verb} {self.path}: {error}") from None
                 time.sleep(0.05)
             except sqlite3.DatabaseError as error:
-                self._db.close()
+                db.close()
                 raise StoreError(f"{self.path} is not a tournament store: {error}") from None
+            except StoreError:
+                db.close()
+                raise
 
-    def _set_up(self) -> None:
+    def _set_up(self, db: sqlite3.Connection) -> None:
         """Check the file's version and create the tables (once)."""
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        self._check_version(db)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.executescript(SCHEMA)
+        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        db.execute("SELECT 1 FROM games LIMIT 1").fetchall()
+
+    def _open_read_only(self) -> sqlite3.Connection:
+        """SQLite's read-only mode; where SQLite cannot create the shared-memory file a store
+        in write-ahead-log mode needs (read-only media), the file is read as immutable."""
+        if not self.path.is_file():
+            raise StoreError(f"no such file: {self.path}")
+        uri = f"file:{quote(str(self.path.resolve()))}?mode=ro"
+        for query in (uri, uri + "&immutable=1"):
+            db = sqlite3.connect(query, uri=True, timeout=_LOCK_TIMEOUT, isolation_level=None)
+            db.row_factory = sqlite3.Row
+            try:
+                self._check_version(db)
+                return db
+            except sqlite3.OperationalError as error:
+                db.close()
+                if "unable to open" not in str(error):
+                    raise StoreError(f"cannot read the store {self.path}: {error}") from None
+            except sqlite3.DatabaseError as error:
+                db.close()
+                raise StoreError(f"{self.path} is not a tournament store: {error}") from None
+            except StoreError:
+                db.close()
+                raise
+        raise StoreError(f"cannot read the store {self.path}: SQLite cannot open it")
+
+    def _check_version(self, db: sqlite3.Connection) -> None:
+        """A new file is version 0; a store is SCHEMA_VERSION (its tables are checked apart)."""
+        version = db.execute("PRAGMA user_version").fetchone()[0]
         if version not in (0, SCHEMA_VERSION):
             raise StoreError(
                 f"{self.path} is a tournament store of version {version}; "
                 f"this mancala_env reads version {SCHEMA_VERSION}"
             )
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.executescript(SCHEMA)
-        self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        self._db.execute("SELECT 1 FROM games LIMIT 1").fetchall()
+
+    def _check_tables(self) -> None:
+        """The tables hold every column this code reads (a file of another program or another
+        schema is named now, not when a query fails)."""
+        for table, needed in _TABLES.items():
+            found = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+            missing = [column for column in needed if column not in found]
+            if missing:
+                what = f"its {table} table lacks {', '.join(missing)}"
+                if not found:
+                    what = f"it has no {table} table"
+                raise StoreError(f"{self.path} is not a tournament store: {what}")
 
     def close(self) -> None:
         self._db.close()
@@ -124,24 +205,48 @@ class GameStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def _execute(self, sql: str, parameters: tuple = ()) -> list[sqlite3.Row] | sqlite3.Cursor:
+        """Run `sql`; a SELECT's rows come back as a list. SQLite's errors (a full disk, a
+        damaged file, a read-only store written to) become a StoreError naming the store."""
+        try:
+            cursor = self._db.execute(sql, parameters)
+            return cursor.fetchall() if sql.startswith("SELECT") else cursor
+        except sqlite3.Error as error:
+            verb = "read from" if sql.startswith("SELECT") else "write to"
+            raise StoreError(f"cannot {verb} the store {self.path}: {error}") from None
+
     # ---- tournaments --------------------------------------------------------------------------
     def add_tournament(self, config: TournamentConfig) -> str:
         """Record `config` (once); its key names its games."""
-        self._db.execute(
+        self._execute(
             "INSERT OR IGNORE INTO tournaments (key, config, created) VALUES (?, ?, ?)",
             (config.key, json.dumps(config.to_json(), sort_keys=True), time.time()),
         )
         return config.key
 
+    def tournament_keys(self) -> list[str]:
+        """The keys of the tournaments held, oldest first (reading no config: a config's agents
+        would be loaded to check it)."""
+        return [row[0] for row in self._execute("SELECT key FROM tournaments ORDER BY created")]
+
     def tournaments(self) -> list[tuple[str, TournamentConfig]]:
-        rows = self._db.execute("SELECT key, config FROM tournaments ORDER BY created").fetchall()
-        return [(row["key"], TournamentConfig.from_json(json.loads(row["config"]))) for row in rows]
+        rows = self._execute("SELECT key, config FROM tournaments ORDER BY created")
+        found = []
+        for row in rows:
+            try:
+                found.append((row["key"], TournamentConfig.from_json(json.loads(row["config"]))))
+            except (TypeError, ValueError) as error:
+                raise StoreError(
+                    f"{self.path}: tournament {row['key']!r} has a config this code cannot "
+                    f"read: {error}"
+                ) from None
+        return found
 
     # ---- games -----------------------------------------------------------------------------
     def add_game(self, record: dict[str, Any]) -> bool:
         """Write a finished game; False if the store already held it (the first copy stays)."""
         values = [json.dumps(record[c]) if c in _JSON_COLUMNS else record[c] for c in _COLUMNS]
-        cursor = self._db.execute(
+        cursor = self._execute(
             f"INSERT OR IGNORE INTO games ({', '.join(_COLUMNS)}, finished) "
             f"VALUES ({', '.join('?' * len(_COLUMNS))}, ?)",
             (*values, time.time()),
@@ -150,42 +255,51 @@ class GameStore:
 
     def finished(self, tournament: str) -> set[int]:
         """The numbers of the games of `tournament` the store holds."""
-        rows = self._db.execute("SELECT game_index FROM games WHERE tournament = ?", (tournament,))
+        rows = self._execute("SELECT game_index FROM games WHERE tournament = ?", (tournament,))
         return {row[0] for row in rows}
 
     def has_game(self, tournament: str, index: int) -> bool:
-        row = self._db.execute(
-            "SELECT 1 FROM games WHERE tournament = ? AND game_index = ?", (tournament, index)
-        ).fetchone()
-        return row is not None
+        sql = "SELECT 1 FROM games WHERE tournament = ? AND game_index = ?"
+        return bool(self._execute(sql, (tournament, index)))
 
     def games(self, tournament: str | None = None) -> list[dict[str, Any]]:
         """The game records of `tournament` (of every tournament when None), in game order."""
         if tournament is None:
-            rows = self._db.execute("SELECT * FROM games ORDER BY id")
+            rows = self._execute("SELECT * FROM games ORDER BY id")
         else:
-            rows = self._db.execute(
-                "SELECT * FROM games WHERE tournament = ? ORDER BY game_index", (tournament,)
-            )
-        return [_record(row) for row in rows]
+            sql = "SELECT * FROM games WHERE tournament = ? ORDER BY game_index"
+            rows = self._execute(sql, (tournament,))
+        return [self._record(row) for row in rows]
 
     def game(self, game_id: int) -> dict[str, Any]:
         """The game with row id `game_id` (the id `mancala replay` takes)."""
-        row = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
-        if row is None:
-            count = self._db.execute("SELECT COUNT(*), MIN(id), MAX(id) FROM games").fetchone()
+        rows = []
+        if -(2**63) <= game_id < 2**63:  # SQLite's integers
+            rows = self._execute("SELECT * FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            (count,) = self._execute("SELECT COUNT(*), MIN(id), MAX(id) FROM games")
             held = f"ids {count[1]}..{count[2]}" if count[0] else "no games"
             raise StoreError(f"{self.path} has no game with id {game_id}; it holds {held}")
-        return _record(row)
+        return self._record(rows[0])
 
     def export_jsonl(self, tournament: str | None = None) -> Iterator[str]:
         """Each game as one line of JSON."""
         for record in self.games(tournament):
             yield json.dumps(record, sort_keys=True)
 
-
-def _record(row: sqlite3.Row) -> dict[str, Any]:
-    record = dict(row)
-    for column in _JSON_COLUMNS:
-        record[column] = json.loads(record[column])
-    return record
+    def _record(self, row: sqlite3.Row) -> dict[str, Any]:
+        """A row as a game record; a column that does not hold what a store writes there is
+        named with the game's id."""
+        record = dict(row)
+        for column, value in record.items():
+            if isinstance(value, bytes):
+                raise StoreError(f"{self.path}: game id {row['id']}: {column} holds bytes")
+        for column in _JSON_COLUMNS:
+            try:
+                record[column] = json.loads(record[column])
+            except (TypeError, ValueError):
+                raise StoreError(
+                    f"{self.path}: game id {row['id']}: {column} is not JSON: "
+                    f"{reprlib.repr(record[column])}"
+                ) from None
+        return record

@@ -93,3 +93,68 @@ def test_a_finished_tournament_run_again_plays_nothing(tmp_path):
     other = TournamentConfig("oware", AGENTS, games_per_pair=2, seed=6)
     assert run_tournament(other, db=db, progress=False).played == 2  # a second one, beside it
     assert len(stored(db)) == GAMES + 2
+
+
+def workers_of(pid: int) -> set[int]:
+    """The pool workers `pid` started (Linux's /proc: its children that run spawn_main)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
+        except OSError:  # ended meanwhile
+            continue
+        if parent == pid and b"spawn_main" in command:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Running, and not a zombie waiting for its new parent to collect it."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def start_with_workers(db: Path) -> tuple[subprocess.Popen, set[int]]:
+    """A tournament with two worker processes, once it has stored a few games."""
+    process = subprocess.Popen(
+        [*COMMAND, "--db", str(db), "--workers", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while len(stored(db)) < 3 or len(workers_of(process.pid)) < 2:
+        assert process.poll() is None and time.monotonic() < deadline, "no games came"
+        time.sleep(0.01)
+    return process, workers_of(process.pid)
+
+
+def test_workers_end_when_the_tournament_is_killed(tmp_path):
+    process, workers = start_with_workers(tmp_path / "t.sqlite")
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [pid for pid in workers if alive(pid)]
+    for pid in left:  # do not leave them to the next test
+        os.kill(pid, signal.SIGKILL)
+    assert not left, "the workers outlived the tournament"
+
+
+def test_a_killed_worker_is_named_and_the_same_command_continues(tmp_path):
+    db = tmp_path / "t.sqlite"
+    process, workers = start_with_workers(db)
+    os.kill(min(workers), signal.SIGKILL)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 1, err
+    assert "Traceback" not in err
+    assert "a worker process died (killed, or out of memory)" in err
+    assert f"the finished games are in {db}: run the same command to continue" in err
+    finish = subprocess.run([*COMMAND, "--db", str(db)], capture_output=True, text=True)
+    assert finish.returncode == 0, finish.stderr
+    assert sorted(stored(db)) == reference(tmp_path)

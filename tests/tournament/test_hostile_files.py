@@ -1,0 +1,280 @@
+"""Stores and exports as untrusted input: `export` and `replay` read without writing, and every
+odd file, record or store location gets a one-line error that names the problem."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from agents.tournament import GameStore, StoreError, TournamentConfig, run_tournament
+from mancala_env.cli import main
+
+CONFIG = TournamentConfig("ayoayo", ("random", "greedy"), games_per_pair=2)
+# a folder in which no user, root included, can create a file
+UNWRITABLE_FOLDER = Path("/proc")
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.fixture
+def store(tmp_path) -> Path:
+    """A real store of two games."""
+    db = tmp_path / "t.sqlite"
+    run_tournament(CONFIG, db=db, progress=False)
+    return db
+
+
+def change(db: Path, sql: str, *parameters) -> Path:
+    with sqlite3.connect(db) as connection:
+        connection.execute(sql, parameters)
+    connection.close()
+    return db
+
+
+def folder(path: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in path.iterdir() if p.is_file()}
+
+
+def test_export_and_replay_change_nothing_in_or_beside_the_store(store, capsys):
+    # a store another tool has taken out of write-ahead-log mode: reading must not put it back
+    connection = sqlite3.connect(store)
+    connection.execute("PRAGMA journal_mode=DELETE")
+    connection.close()
+    before = folder(store.parent)
+    status, out, err = run(capsys, "export", store)
+    assert status == 0, err
+    assert len(out.splitlines()) == 2
+    status, out, err = run(capsys, "replay", store, 1, "--no-step", "--no-color")
+    assert status == 0 and "result: player_0" in out, err
+    assert folder(store.parent) == before  # the same files, byte for byte
+
+
+def test_export_of_a_missing_file_creates_nothing(tmp_path, capsys):
+    status, _, err = run(capsys, "export", tmp_path / "nosuch.sqlite")
+    assert status == 2 and f"no such file: {tmp_path / 'nosuch.sqlite'}" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_store_on_read_only_media_is_replayed_and_exported(store, capsys):
+    # SQLite cannot create the write-ahead log's files beside the store, as on read-only media
+    store.with_name(store.name + "-wal").mkdir()
+    store.with_name(store.name + "-shm").mkdir()
+    status, out, err = run(capsys, "export", store)
+    assert status == 0 and len(out.splitlines()) == 2, err
+    status, out, err = run(capsys, "replay", store, 2, "--no-step", "--no-color")
+    assert status == 0 and "result: player_0" in out, err
+
+
+def plain_sqlite(db: Path) -> Path:
+    """An SQLite file of another program."""
+    with sqlite3.connect(db) as connection:
+        connection.execute("CREATE TABLE notes (text TEXT)")
+    connection.close()
+    return db
+
+
+def other_schema(db: Path, games_columns: str) -> Path:
+    """A file with the store's version mark and tables of other columns."""
+    with sqlite3.connect(db) as connection:
+        connection.execute("CREATE TABLE tournaments (key TEXT, config TEXT, created REAL)")
+        connection.execute(f"CREATE TABLE games ({games_columns})")
+        connection.execute("PRAGMA user_version=1")
+    connection.close()
+    return db
+
+
+STORE_COLUMNS = (
+    "tournament, game_index, variant, options, agent_0, agent_1, seed, opening, moves, "
+    "first_player, winner, score_0, score_1, length, seconds, think_0, think_1, end_reason, "
+    "finished"
+)
+
+
+def record_line(**changes) -> str:
+    record = {
+        "id": 1, "variant": "ayoayo", "options": {}, "seed": 3, "moves": [0], "agent_0": "a",
+        "agent_1": "b", "length": 1, "winner": -1, "end_reason": "none",
+    }  # fmt: skip
+    return json.dumps({**record, **changes})
+
+
+def write(db: Path, name: str, text: str | bytes) -> Path:
+    path = db.with_name(name)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text)
+    return path
+
+
+# (command, the bad input as a function of a real store, what the error says)
+BAD_INPUTS = [
+    (
+        ["export", "{db}"],
+        lambda db: other_schema(db.with_name("o.sqlite"), "a, b"),
+        "its games table lacks id, tournament",
+    ),
+    (
+        ["export", "{db}"],
+        lambda db: other_schema(db.with_name("o.sqlite"), STORE_COLUMNS),
+        "its games table lacks id",
+    ),
+    (
+        ["export", "{db}"],
+        lambda db: change(db, "UPDATE games SET moves = '[1,' WHERE id = 2"),
+        "game id 2: moves is not JSON",
+    ),
+    (
+        ["export", "{db}"],
+        lambda db: change(db, "UPDATE games SET agent_0 = x'00ff' WHERE id = 1"),
+        "game id 1: agent_0 holds bytes",
+    ),
+    (
+        ["export", "{db}"],
+        lambda db: plain_sqlite(db.with_name("p.sqlite")),
+        "it has no tournaments table",
+    ),
+    (["export", "{db}"], lambda db: db.parent, "is a folder, not a store"),
+    (
+        ["export", "{db}", "--tournament", "nope"],
+        lambda db: db,
+        f"holds no tournament 'nope'; its tournaments: {CONFIG.key}",
+    ),
+    (
+        ["export", "{db}"],
+        lambda db: write(db, "j.sqlite", b"SQLite format 3\0" + b"\x07" * 200),
+        "is not a tournament store",
+    ),
+    (
+        ["replay", "{db}", "1"],
+        lambda db: change(db, "UPDATE games SET moves = '{\"a\": 1}'"),
+        "moves must be a list",
+    ),
+    (
+        ["replay", "{db}", "1"],
+        lambda db: change(db, "UPDATE games SET moves = '[0, \"x\"]'"),
+        "move 2 must be an integer action",
+    ),
+    (
+        ["replay", "{db}", "1"],
+        lambda db: change(db, "UPDATE games SET moves = '[0, 99]'"),
+        "the record's move 2 (99) cannot be played",
+    ),
+    (
+        ["replay", "{db}", "1"],
+        lambda db: change(db, "UPDATE games SET options = '{\"stall_limit\": -5}'"),
+        "not a game record: ",
+    ),
+    (
+        ["replay", "{db}", "1"],
+        lambda db: change(db, "UPDATE games SET options = '{\"stall_limit\": 1000000000000}'"),
+        "not a game record: ",
+    ),
+    (
+        ["replay", "{db}", "1"],
+        lambda db: change(db, "UPDATE games SET variant = 'chess'"),
+        "unknown variant 'chess'",
+    ),
+    (["replay", "{db}", str(10**30)], lambda db: db, f"has no game with id {10**30}"),
+    (["replay", "{db}", "1", "--delay", "-1"], lambda db: db, "--delay must be 0 or more"),
+    (
+        ["replay", "{db}", "1"],
+        lambda db: write(db, "g.jsonl", record_line() + "\n[1, 2]\n"),
+        "line 2 is not a game record: a JSON object, not list",
+    ),
+    (
+        ["replay", "{db}"],
+        lambda db: write(db, "g.jsonl", "7\n"),
+        "line 1 is not a game record: a JSON object, not int",
+    ),
+    (
+        ["replay", "{db}"],
+        lambda db: write(db, "g.jsonl", record_line(agent_1=None)),
+        "agent_1 must be text, got None",
+    ),
+    (
+        ["replay", "{db}"],
+        lambda db: write(db, "g.jsonl", record_line(seed=True)),
+        "seed must be an integer, got True",
+    ),
+    (
+        ["replay", "{db}"],
+        lambda db: write(db, "g.jsonl", json.dumps({"variant": "oware"})),
+        "is not a game record: it has no 'options'",
+    ),
+    (
+        ["replay", "{db}", "1"],
+        lambda db: write(db, "corrupt.sqlite", os.urandom(4096)),
+        "is neither a tournament store (SQLite) nor JSON lines",
+    ),
+    (
+        ["replay", "{db}", "1"],
+        lambda db: write(db, "g.jsonl", record_line() + "\n{oops\n"),
+        "g.jsonl, line 2 is not JSON",
+    ),
+    (["tournament", "oware", "--db", "{db}"], lambda db: db.parent, "is a folder, not a store"),
+    (
+        ["tournament", "oware", "--db", "{db}"],
+        lambda db: write(db, "notes.txt", "mine"),
+        "notes.txt is not a tournament store: not an SQLite file",
+    ),
+    (
+        ["tournament", "oware", "--db", "{db}"],
+        lambda db: UNWRITABLE_FOLDER / "t.sqlite",
+        f"cannot create a store at {UNWRITABLE_FOLDER / 't.sqlite'}",
+    ),
+]
+
+
+@pytest.mark.parametrize(("argv", "make", "message"), BAD_INPUTS)
+def test_a_bad_store_record_or_place_gets_a_one_line_error(store, capsys, argv, make, message):
+    path = make(store)
+    argv = [str(path) if a == "{db}" else a for a in argv]
+    if argv[0] == "tournament":
+        argv += ["--agents", "random", "greedy", "--games-per-pair", "2", "--no-progress"]
+    status, _, err = run(capsys, *argv)
+    assert status == 2, err
+    assert message in err
+    assert len(err.strip().splitlines()) == 1, err
+
+
+def test_a_full_disk_is_named_not_a_traceback(tmp_path, capsys, monkeypatch):
+    opened = GameStore._open_for_writing
+
+    def full_after_setting_up(self):  # SQLite's own "disk full", from a page limit
+        db = opened(self)
+        pages = db.execute("PRAGMA page_count").fetchone()[0]
+        db.execute(f"PRAGMA max_page_count = {pages}")
+        return db
+
+    monkeypatch.setattr(GameStore, "_open_for_writing", full_after_setting_up)
+    db = tmp_path / "t.sqlite"
+    status, _, err = run(capsys, "tournament", "oware", "--agents", "random", "greedy",
+                         "--games-per-pair", "40", "--workers", "1", "--db", db,
+                         "--no-progress")  # fmt: skip
+    assert status == 2
+    assert f"cannot write to the store {db}: database or disk is full" in err
+    assert len(err.strip().splitlines()) == 1, err
+
+
+def test_a_store_opened_read_only_refuses_writes(store):
+    with GameStore(store, read_only=True) as read_only:
+        assert len(read_only.games()) == 2
+        with pytest.raises(StoreError, match="cannot write to the store .* readonly"):
+            read_only.add_tournament(TournamentConfig("oware", ("random", "greedy")))
+
+
+def test_replay_prints_agent_names_escaped(tmp_path, capsys):
+    games = write(tmp_path / "x", "g.jsonl", record_line(agent_0="evil\x1b[2J\x07", agent_1="ok"))
+    status, out, err = run(capsys, "replay", games, "--no-step", "--no-color")
+    assert status == 0, err
+    assert "\x1b" not in out and "\x07" not in out
+    assert "player_0 is evil\\x1b[2J\\x07, player_1 is ok" in out
