@@ -188,7 +188,9 @@ def test_stall_limit_option():
         "to_move": None,
         "end_reason": "stall",
     }
-    with pytest.raises(ValueError, match=r"stall_limit=0 must be an integer >= 1"):
+    with pytest.raises(
+        ValueError, match=r"stall_limit=0 must be an integer from 1 to 2147483647: without a limit"
+    ):
         Game("obridjie", stall_limit=0)
 
 

@@ -1,0 +1,97 @@
+"""Every rule set in PettingZoo's and Gymnasium's registries, and its versioned module.
+
+Registration names its environments by string entry points, so that registering imports no
+environment, renderer or command-line module: `mancala_env.env` (and with it PIL) is imported
+the first time an environment is made.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any, NoReturn
+
+import gymnasium
+import pettingzoo
+
+from .variants import VARIANTS, Variant, get_variant
+
+
+class RetiredVersionError(ValueError):
+    """The id of a rule set's older version: its play has changed since; the message names the
+    current id and the changes."""
+
+
+def retired(variant: str, version: int, **_: Any) -> NoReturn:
+    """The entry point of an older version's ids: an error naming the current one."""
+    raise RetiredVersionError(get_variant(variant).retired(version))
+
+
+def env(variant: str, **kwargs: Any) -> pettingzoo.AECEnv:
+    """The wrapped AEC environment of rule set `variant` (imports the environment module)."""
+    from .env import env as wrapped_env
+
+    return wrapped_env(variant=variant, **kwargs)
+
+
+def raw_env(variant: str, **kwargs: Any) -> pettingzoo.AECEnv:
+    """The unwrapped AEC environment of rule set `variant`."""
+    from .env import raw_env as unwrapped_env
+
+    return unwrapped_env(variant=variant, **kwargs)
+
+
+def versioned_module(variant: Variant) -> types.ModuleType:
+    """`mancala_env.<name>_v<version>`: the rule set's `env` and `raw_env`, PettingZoo style."""
+    doc = f"{variant.doc}\nVersion History\n---------------\n\n{variant.version_history()}\n"
+    module = types.ModuleType(f"mancala_env.{variant.module_name()}", doc)
+
+    def module_env(**kwargs: Any) -> pettingzoo.AECEnv:
+        return env(variant.name, **kwargs)
+
+    def module_raw_env(**kwargs: Any) -> pettingzoo.AECEnv:
+        return raw_env(variant.name, **kwargs)
+
+    module_env.__doc__ = f"The wrapped AEC environment of {variant.title}."
+    module_raw_env.__doc__ = f"The unwrapped AEC environment of {variant.title}."
+    module.env = module_env
+    module.raw_env = module_raw_env
+    module.variant = variant
+    return module
+
+
+def retired_module(name: str) -> types.ModuleType | None:
+    """Raise `RetiredVersionError` if `name` is an older version's module name (`jerin_v0`)."""
+    for variant in VARIANTS.values():
+        for version in range(variant.version):
+            if name == variant.module_name(version):
+                retired(variant.name, version)
+    return None
+
+
+def _register_aec(env_id: str, entry_point: str, kwargs: dict[str, Any]) -> None:
+    if env_id not in pettingzoo.aec_registry:
+        pettingzoo.register("aec", env_id, entry_point=entry_point, kwargs=kwargs)
+
+
+def _register_gym(env_id: str, entry_point: str, kwargs: dict[str, Any]) -> None:
+    if env_id not in gymnasium.registry:
+        gymnasium.register(env_id, entry_point=entry_point, kwargs=kwargs)
+
+
+def register_all() -> dict[str, types.ModuleType]:
+    """Register every rule set's current and retired ids; return the versioned modules."""
+    modules = {}
+    for variant in VARIANTS.values():
+        module = versioned_module(variant)
+        sys.modules[module.__name__] = module
+        modules[variant.module_name()] = module
+        named = {"variant": variant.name}
+        _register_aec(variant.env_id(), "mancala_env.registration:env", named)
+        # the single-agent env, against a built-in opponent
+        _register_gym(variant.gym_id(), "mancala_env.gym_env:SingleAgentEnv", named)
+        for old in range(variant.version):  # retired ids say what replaced them
+            refusal = {"variant": variant.name, "version": old}
+            _register_aec(variant.env_id(old), "mancala_env.registration:retired", refusal)
+            _register_gym(variant.gym_id(old), "mancala_env.registration:retired", refusal)
+    return modules
