@@ -1,5 +1,7 @@
 """The ``mancala`` command line: rule sets, games in the terminal, benchmarks, tournaments,
-replays and training.
+replays and training. It sits on top of the suite (the import contract in pyproject.toml):
+it imports the agents and the tournaments, and nothing imports it; training (torch) and the
+benchmarks (their kernels) are imported when their subcommands run.
 
 Each subcommand is one small function (``cmd_<name>``) registered in `build_parser`; a
 function returns the process exit status. Errors the library reports (an unknown variant or
@@ -16,6 +18,21 @@ import textwrap
 from typing import Any
 
 import numpy as np
+
+from agents import load_agent
+from agents.tournament import (
+    BACKENDS,
+    FORMATS,
+    BackendError,
+    GameStore,
+    StoreError,
+    TournamentConfig,
+    WorkerLost,
+    format_leaderboard,
+    run_tournament,
+    write_report,
+)
+from agents.tournament.replay import load_record, replay
 
 from . import list_variants
 from .game import Game
@@ -115,7 +132,6 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from agents import load_agent  # the command line sits on top of the agents package
 
     try:
         options = dict(parse_option(text) for text in args.option)
@@ -176,15 +192,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from agents.tournament import (  # the command line sits on top of the agents package
-        BackendError,
-        TournamentConfig,
-        WorkerLost,
-        format_leaderboard,
-        run_tournament,
-        write_report,
-    )
-
     try:
         options = dict(parse_option(text) for text in args.option)
         config = TournamentConfig(
@@ -242,8 +249,6 @@ def escaped(text: str) -> str:
 def cmd_replay(args: argparse.Namespace) -> int:
     import time
 
-    from agents.tournament.replay import load_record, replay
-
     if not args.delay >= 0:
         print(f"mancala replay: error: --delay must be 0 or more: {args.delay}", file=sys.stderr)
         return USAGE_ERROR
@@ -278,7 +283,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from agents.tournament import GameStore, StoreError
 
     try:
         with GameStore(args.db, read_only=True) as store:
@@ -366,11 +370,11 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"agent specs (default: {' '.join(DEFAULT_AGENTS)})",
     )
     p.add_argument("--games-per-pair", type=int, default=20, help="even; half from each seat")
-    p.add_argument("--format", default="round-robin", choices=("round-robin", "gauntlet"))
+    p.add_argument("--format", default=FORMATS[0], choices=FORMATS)
     p.add_argument("--openings", type=int, default=0, help="random opening lines (0: none)")
     p.add_argument("--opening-plies", type=int, default=4, help="moves in an opening line")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes")
-    p.add_argument("--backend", default="local", choices=("local", "ray"))
+    p.add_argument("--backend", default=BACKENDS[0], choices=BACKENDS)
     p.add_argument("--ray-address", default=None, help="a running Ray cluster (ray backend)")
     p.add_argument("--db", default="tournaments.sqlite", help="the SQLite store")
     p.add_argument("--report", default=None, metavar="DIR", help="write Markdown and HTML here")
