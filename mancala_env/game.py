@@ -38,7 +38,7 @@ class Game:
         elif option_values:
             options = dataclasses.replace(options, **option_values)
         self.options = options
-        self.params = self.variant.to_params(options)
+        self.params = self.variant.params(options)
         self.n_actions = self.variant.n_actions(options)
         self.total_seeds = int(self.params[L.P_TOTAL_SEEDS])
         self.state = np.zeros(L.STATE_SIZE, dtype=np.int32)

@@ -26,6 +26,7 @@ import numpy as np
 from ..engine import layout as L
 from .base import (
     RELAY_REPEATS,
+    SKIPS,
     STALL_STOP_LAST,
     RuleOptions,
     Variant,
@@ -36,7 +37,6 @@ from .base import (
     skip_origin_field,
 )
 
-SKIPS = {"move": L.SKIP_MOVE_ORIGIN, "lap": L.SKIP_LAP_ORIGIN, "none": L.SKIP_NONE}
 ENDINGS = ("no_seeds", "two_left_or_majority", "one_each_side_or_majority")
 
 
@@ -85,7 +85,6 @@ def to_params(options: AyoayoOptions) -> np.ndarray:
         END_EACH_SIDE_EXACTLY=1 if options.ending == "one_each_side_or_majority" else -1,
         NO_MOVE=L.NO_MOVE_PASS if options.stranded == "feed" else L.NO_MOVE_END,
         REMAINDER=L.REMAINDER_OWNER,
-        STALL_LIMIT=options.stall_limit,
         STALL_REMAINDER=L.REMAINDER_OWNER,
     )
 
@@ -116,7 +115,7 @@ AYOAYO = Variant(
     "options from 004_8ffe586423a61d8e.txt, section 'Ayoayo - Nigeria'",
     summary="Yoruba relay sowing, capture of the opposite pit, the feeding rule and its penalty",
     options_type=AyoayoOptions,
-    to_params=to_params,
+    readings=to_params,
     doc=__doc__,
     history=((STALL_STOP_LAST, RELAY_REPEATS),),
 )
@@ -127,7 +126,7 @@ TAMPODUO = Variant(
     source="004_8ffe586423a61d8e.txt, section 'Tampoduo - Ghana'",
     summary="Ghana's relay game: the last seed in an empty own pit takes the pit opposite",
     options_type=TampoduoOptions,
-    to_params=to_params,
+    readings=to_params,
     doc=__doc__,
     history=((STALL_STOP_LAST, RELAY_REPEATS),),
 )

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import layout as L
-from .ayoayo import SKIPS
 from .base import (
+    SKIPS,
     STALL_STOP_LAST,
     RuleOptions,
     Variant,
@@ -76,7 +76,6 @@ def to_params(options: AyoyayoOptions) -> np.ndarray:
         END_EACH_SIDE_AT_MOST=2 if options.end_rows == "both" else -1,
         END_ANY_SIDE_AT_MOST=2 if options.end_rows == "either" else -1,
         REMAINDER=L.REMAINDER_OWNER,
-        STALL_LIMIT=options.stall_limit,
         STALL_REMAINDER=L.REMAINDER_OWNER,
     )
 
@@ -87,7 +86,7 @@ AYOYAYO = Variant(
     source="001_9cf8f14e7fe6ff20.txt (Newberry), section 'Ayoyayo'",
     summary="Yoruba Ayo: 2s and 3s chained back over at most five houses, the once-a-game odu",
     options_type=AyoyayoOptions,
-    to_params=to_params,
+    readings=to_params,
     doc=__doc__,
     history=((STALL_STOP_LAST,),),
 )

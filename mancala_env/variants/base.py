@@ -26,6 +26,16 @@ def choice(default: Any, choices: tuple, doc: str) -> Any:
 
 
 PLAYERS = ("player_0", "player_1", "random")
+
+# Readings that several rule sets offer, as the engine's numbers.
+SKIPS = {"move": L.SKIP_MOVE_ORIGIN, "lap": L.SKIP_LAP_ORIGIN, "none": L.SKIP_NONE}
+SLAMS = {
+    "no_capture": L.SLAM_NO_CAPTURE,
+    "capture": L.SLAM_ALLOWED,
+    "extra_turn": L.SLAM_EXTRA_TURN,
+}
+REMAINDERS = {"split": L.REMAINDER_SPLIT, "owner": L.REMAINDER_OWNER}
+STUCK = {"pass": L.NO_MOVE_PASS, "end": L.NO_MOVE_END}  # a player who cannot move
 SKIP_ORIGIN_READINGS = {
     "none": "none: no pit is passed over",
     "move": "move: the pit the move started from is passed over on every lap",
@@ -181,10 +191,18 @@ class Variant:
     source: str
     summary: str
     options_type: type[RuleOptions]
-    to_params: Callable[[Any], np.ndarray]
+    # The rule set's own readings as engine parameters (see `params` for the shared ones).
+    readings: Callable[[Any], np.ndarray]
     doc: str = ""
     # What changed in play at v1, v2, ...: one tuple of changes a version (v0: the first release).
     history: tuple[tuple[str, ...], ...] = ()
+
+    def params(self, options: RuleOptions) -> np.ndarray:
+        """The rule parameter vector of this rule set under `options`: its own readings, and
+        the options every rule set shares."""
+        params = self.readings(options)
+        params[L.P_STALL_LIMIT] = options.stall_limit
+        return params
 
     @property
     def version(self) -> int:
@@ -236,7 +254,7 @@ class Variant:
 
     def n_actions(self, options: RuleOptions) -> int:
         """Size of the action space: the lifts, then the rule set's extra actions."""
-        return int(self.to_params(options)[L.P_N_ACTIONS])
+        return int(self.readings(options)[L.P_N_ACTIONS])
 
 
 def allowed_values(f: dataclasses.Field) -> str:

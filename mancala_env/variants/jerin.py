@@ -33,10 +33,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import layout as L
-from .ayoayo import SKIPS
 from .base import (
     RELAY_REPEATS,
+    SKIPS,
     STALL_STOP_LAST,
+    STUCK,
     RuleOptions,
     Variant,
     choice,
@@ -90,9 +91,8 @@ def to_params(options: JerinOptions) -> np.ndarray:
         FOUR_LAST=FOURS[options.fours],
         FINAL_POT=8,
         OPENING=OPENINGS[options.opening],
-        NO_MOVE=L.NO_MOVE_PASS if options.stuck == "pass" else L.NO_MOVE_END,
+        NO_MOVE=STUCK[options.stuck],
         REMAINDER=L.REMAINDER_OWNER,
-        STALL_LIMIT=options.stall_limit,
         STALL_REMAINDER=L.REMAINDER_OWNER,
         **fours_buy_houses(options),
     )
@@ -105,7 +105,7 @@ JERIN = Variant(
     summary="Yoruba game of fours: a two-house opening, relay sowing, fours from your own "
     "side, the last eight to the first last-seed four",
     options_type=JerinOptions,
-    to_params=to_params,
+    readings=to_params,
     doc=__doc__,
     history=(
         (

@@ -34,9 +34,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import layout as L
-from .ayoayo import SKIPS
 from .base import (
     RELAY_REPEATS,
+    SKIPS,
     STALL_STOP_LAST,
     RuleOptions,
     Variant,
@@ -89,7 +89,6 @@ def to_params(options: LayliGoobalayOptions) -> np.ndarray:
         NO_MOVE=L.NO_MOVE_END,
         END_ANY_SIDE_AT_MOST=0 if options.round_end == "row_empty" else -1,
         REMAINDER=L.REMAINDER_OWNER,
-        STALL_LIMIT=options.stall_limit,
         STALL_REMAINDER=L.REMAINDER_OWNER,
         ROUNDS=L.ROUNDS_EQUAL_ROWS if options.match else L.ROUNDS_NONE,
         MATCH_END=L.MATCH_SEEDS,
@@ -108,7 +107,7 @@ LAYLI_GOOBALAY = Variant(
     summary="Somali relay game: the opposite capture with the last seed; an opposite three "
     "makes a pair of pregnant (uur) houses; rounds to 43 seeds",
     options_type=LayliGoobalayOptions,
-    to_params=to_params,
+    readings=to_params,
     doc=__doc__,
     history=((STALL_STOP_LAST, RELAY_REPEATS),),
 )

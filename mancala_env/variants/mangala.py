@@ -42,6 +42,7 @@ import numpy as np
 from ..engine import layout as L
 from .base import (
     RELAY_REPEATS,
+    REMAINDERS,
     STALL_STOP_LAST,
     RuleOptions,
     Variant,
@@ -95,7 +96,6 @@ SETTINGS_OUT = {
     "random": L.SETUP_CENTRAL_RANDOM,
 }
 STARTERS = {"chooser": L.SETUP_STARTER_CHOOSER, "distributor": L.SETUP_STARTER_DISTRIBUTOR}
-REMAINDERS = {"owner": L.REMAINDER_OWNER, "split": L.REMAINDER_SPLIT}
 
 
 def to_params(options: MangalaOptions) -> np.ndarray:
@@ -111,7 +111,6 @@ def to_params(options: MangalaOptions) -> np.ndarray:
         CAPTURE=L.CAPTURE_EVEN_PAIRS,
         NO_MOVE=L.NO_MOVE_END,
         REMAINDER=REMAINDERS[options.remainder],
-        STALL_LIMIT=options.stall_limit,
         STALL_REMAINDER=REMAINDERS[options.remainder],
     )
     params[L.P_SETUP_LAYOUT : L.P_SETUP_LAYOUT + 3] = FIXED_LAYOUT
@@ -125,7 +124,7 @@ MANGALA = Variant(
     summary="Egypt's game of 70 seeds: set out in the central holes (or the board turned "
     "round), clockwise relays on even counts, even pairs captured",
     options_type=MangalaOptions,
-    to_params=to_params,
+    readings=to_params,
     doc=__doc__,
     history=((STALL_STOP_LAST, RELAY_REPEATS),),
 )

@@ -134,7 +134,6 @@ def to_params(options: MightyMenOptions, rules: int = L.PIECE_RULES_MAHER) -> np
         FEEDING=L.FEED_NONE,
         NO_MOVE=L.NO_MOVE_END,
         REMAINDER=L.REMAINDER_LAST_MOVER,
-        STALL_LIMIT=options.stall_limit,
         STALL_REMAINDER=L.REMAINDER_OWNER,
         STALL_NEW_LOW=1,
         PIECE_GAME=1,
@@ -162,7 +161,7 @@ MIGHTY_MEN = Variant(
     summary="Maher's Ayoayo with ten special pieces: Farmer, Shepherd, Hunter, Warrior, "
     "Chieftain, Wise Mother, Witch Doctor, Trickster, Assassin, Spy",
     options_type=MightyMenOptions,
-    to_params=to_params,
+    readings=to_params,
     doc=__doc__,
     history=(
         (
@@ -181,7 +180,7 @@ MIGHTY_MEN_CALM = Variant(
     summary="10 Mighty Men with Gering's three calmer rules: a Mighty Man acts only when sown "
     "last, the Warrior guards without being sown, the Trickster is sown first",
     options_type=MightyMenCalmOptions,
-    to_params=to_calm_params,
+    readings=to_calm_params,
     doc=__doc__,
     history=(
         (

@@ -89,7 +89,7 @@ NCHO = Variant(
     summary="the Igbo game of fours: relay sowing, fours to the house's owner, the last to "
     "whoever wins the eleventh; rounds in which fours buy houses",
     options_type=NchoOptions,
-    to_params=to_params,
+    readings=to_params,
     doc=__doc__,
     history=(
         (

@@ -25,10 +25,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import layout as L
-from .ayoayo import SKIPS
 from .base import (
     RELAY_REPEATS,
+    REMAINDERS,
+    SKIPS,
     STALL_STOP_LAST,
+    STUCK,
     RuleOptions,
     Variant,
     choice,
@@ -36,7 +38,6 @@ from .base import (
     rule_params,
     skip_origin_field,
 )
-from .oware import REMAINDERS
 
 
 @dataclass(frozen=True)
@@ -63,10 +64,9 @@ def to_params(options: ObridjieOptions, **overrides: int) -> np.ndarray:
         FOUR_ON_THE_WAY=1,
         SKIP_ORIGIN=SKIPS[options.skip_origin],
         CAPTURE=L.CAPTURE_FOUR,
-        NO_MOVE=L.NO_MOVE_PASS if options.stuck == "pass" else L.NO_MOVE_END,
+        NO_MOVE=STUCK[options.stuck],
         END_BOARD_AT_MOST=3,
         REMAINDER=REMAINDERS[options.remainder],
-        STALL_LIMIT=options.stall_limit,
         STALL_REMAINDER=REMAINDERS[options.remainder],
     )
     return rule_params(**{**values, **overrides})
@@ -78,7 +78,7 @@ OBRIDJIE = Variant(
     source="004_8ffe586423a61d8e.txt, section 'Obridjie - Nigeria'",
     summary="Nigeria's game of fours: relay sowing, every four goes to its row's owner at once",
     options_type=ObridjieOptions,
-    to_params=to_params,
+    readings=to_params,
     doc=__doc__,
     history=((STALL_STOP_LAST, RELAY_REPEATS),),
 )

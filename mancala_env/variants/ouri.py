@@ -43,7 +43,7 @@ OURI = Variant(
     source=SOURCE,
     summary="Cape Verde's Oware: single seeds stay put, a grand slam captures and moves again",
     options_type=OuriOptions,
-    to_params=to_params,
+    readings=to_params,
     doc=__doc__,
     history=((STALL_STOP_LAST,),),
 )

@@ -25,6 +25,8 @@ import numpy as np
 
 from ..engine import layout as L
 from .base import (
+    REMAINDERS,
+    SLAMS,
     STALL_STOP_LAST,
     RuleOptions,
     Variant,
@@ -53,14 +55,6 @@ class OwareOptions(RuleOptions):
     )
 
 
-SLAMS = {
-    "no_capture": L.SLAM_NO_CAPTURE,
-    "capture": L.SLAM_ALLOWED,
-    "extra_turn": L.SLAM_EXTRA_TURN,
-}
-REMAINDERS = {"split": L.REMAINDER_SPLIT, "owner": L.REMAINDER_OWNER}
-
-
 def to_params(options: OwareOptions, **overrides: int) -> np.ndarray:
     """Oware's parameters; Ouri passes its differences as `overrides`."""
     return rule_params(
@@ -70,7 +64,6 @@ def to_params(options: OwareOptions, **overrides: int) -> np.ndarray:
         FEEDING=L.FEED_FORCED,
         END_MAJORITY=1,
         REMAINDER=L.REMAINDER_OWNER,
-        STALL_LIMIT=options.stall_limit,
         STALL_REMAINDER=REMAINDERS[options.stall_remainder],
         **overrides,
     )
@@ -82,7 +75,7 @@ OWARE = Variant(
     source=SOURCE,
     summary="Ghana's single-lap game: capture 2s and 3s chained back, feed a seedless opponent",
     options_type=OwareOptions,
-    to_params=to_params,
+    readings=to_params,
     doc=__doc__,
     history=((STALL_STOP_LAST,),),
 )
@@ -93,7 +86,7 @@ KPO = Variant(
     source="004_8ffe586423a61d8e.txt, section 'KPO - Liberia' (the same text as Oware)",
     summary="Liberia's name for Oware's rules, played exactly as Oware",
     options_type=OwareOptions,
-    to_params=to_params,
+    readings=to_params,
     doc=__doc__,
     history=((STALL_STOP_LAST,),),
 )

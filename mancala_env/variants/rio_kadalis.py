@@ -67,7 +67,7 @@ RIO_KADALIS = Variant(
     summary="Somalia's game of fours in rounds: unfilled holes close, the first to win four "
     "rounds wins",
     options_type=RioKadalisOptions,
-    to_params=to_params,
+    readings=to_params,
     doc=__doc__,
     history=((STALL_STOP_LAST,),),
 )

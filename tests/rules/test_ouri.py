@@ -20,10 +20,10 @@ def test_ouri_without_its_two_differences_plays_as_oware():
     ouri = VARIANTS["ouri"]
     oware = VARIANTS["oware"]
     assert np.array_equal(
-        ouri.to_params(ouri.options(singles_rule=False, grand_slam="no_capture")),
-        oware.to_params(oware.options()),
+        ouri.params(ouri.options(singles_rule=False, grand_slam="no_capture")),
+        oware.params(oware.options()),
     )
-    assert not np.array_equal(ouri.to_params(ouri.options()), oware.to_params(oware.options()))
+    assert not np.array_equal(ouri.params(ouri.options()), oware.params(oware.options()))
     for seed in range(10):
         a = Game("ouri", singles_rule=False, grand_slam="no_capture", first_player="player_0")
         b = Game("oware", first_player="player_0")

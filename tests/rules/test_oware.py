@@ -32,8 +32,8 @@ def test_kpo_plays_exactly_as_oware():
     move by move, the same games."""
     assert VARIANTS["kpo"].source != VARIANTS["oware"].source
     assert np.array_equal(
-        VARIANTS["kpo"].to_params(VARIANTS["kpo"].options()),
-        VARIANTS["oware"].to_params(VARIANTS["oware"].options()),
+        VARIANTS["kpo"].params(VARIANTS["kpo"].options()),
+        VARIANTS["oware"].params(VARIANTS["oware"].options()),
     )
     for seed in range(20):
         oware, kpo = Game("oware"), Game("kpo")

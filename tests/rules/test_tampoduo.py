@@ -28,10 +28,10 @@ def test_tampoduo_with_pratts_readings_is_ayoayo():
     tampoduo = VARIANTS["tampoduo"]
     ayoayo = VARIANTS["ayoayo"]
     assert np.array_equal(
-        tampoduo.to_params(tampoduo.options(**pratt)), ayoayo.to_params(ayoayo.options())
+        tampoduo.params(tampoduo.options(**pratt)), ayoayo.params(ayoayo.options())
     )
     assert not np.array_equal(
-        tampoduo.to_params(tampoduo.options()), ayoayo.to_params(ayoayo.options())
+        tampoduo.params(tampoduo.options()), ayoayo.params(ayoayo.options())
     )
 
 
