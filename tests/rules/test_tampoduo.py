@@ -30,9 +30,7 @@ def test_tampoduo_with_pratts_readings_is_ayoayo():
     assert np.array_equal(
         tampoduo.params(tampoduo.options(**pratt)), ayoayo.params(ayoayo.options())
     )
-    assert not np.array_equal(
-        tampoduo.params(tampoduo.options()), ayoayo.params(ayoayo.options())
-    )
+    assert not np.array_equal(tampoduo.params(tampoduo.options()), ayoayo.params(ayoayo.options()))
 
 
 # ---- the start ----------------------------------------------------------------------------
