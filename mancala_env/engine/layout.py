@@ -78,53 +78,78 @@ END_REASON_NAMES = {
 }
 
 # ---- rule parameters vector -----------------------------------------------------------------
+# Declared like the state block: each parameter follows the one before it, a block of several
+# slots says how many, and the import checks that the vector holds them all.
+SETUP_LAYOUT_HOLES = 3  # the central holes a given Mangala layout fills
 P_SEEDS_PER_HOUSE = 0
-P_CONTINUE = 1  # CONTINUE_*: what the last seed of a lap does
-P_SKIP_ORIGIN = 2  # SKIP_*: which lifted pit a lap passes over
-P_SOW_INTO_STORE = 3  # 1: the mover's store is part of the sowing circuit
-P_CAPTURE = 4  # CAPTURE_*: the capture rule applied after sowing
-P_CAPTURE_COUNTS = 5  # bit c set: a pit holding c seeds after the last seed is captured (chain)
-P_CHAIN_MAX = 6  # most houses one chain capture may empty
-P_CAPTURE_LAST_SEED = 7  # 1: the opposite capture takes the sowing seed too
-P_GRAND_SLAM = 8  # SLAM_*: a capture that would empty the opponent's row
-P_MIN_LIFT = 9  # fewest seeds a house must hold to be lifted (when any house holds that many)
-P_FEEDING = 10  # FEED_*: the obligation to give seeds to an opponent with none
-P_NO_MOVE = 11  # NO_MOVE_*: what happens when the player to move cannot move
-P_END_MAJORITY = 12  # 1: the game ends once a player holds more than half the seeds
-P_END_BOARD_AT_MOST = 13  # the game ends when the board holds at most this many seeds (-1: off)
-P_END_EACH_SIDE_AT_MOST = 14  # the game ends when both rows hold at most this many (-1: off)
-P_REMAINDER = 15  # REMAINDER_*: who gets the seeds left when the game ends
-P_STALL_LIMIT = 16  # plies without a seed leaving the board before the game is stopped (>= 1)
-P_STALL_REMAINDER = 17  # REMAINDER_* for a game stopped by the stall limit
-P_SPECIAL_MOVE = 18  # SPECIAL_*: the once-a-game extra move (Ayoyayo's odu transfer)
-P_END_EACH_SIDE_EXACTLY = 19  # the game ends when each row holds exactly this many (-1: off)
-P_DIRECTION = 20  # +1 counter-clockwise, -1 clockwise
-P_FOUR_ON_THE_WAY = 21  # 1: a pit made four by any seed but the last goes to its owner
-P_STOP_AT_FOUR = 22  # 1: a relay stops when the last seed makes four
-P_END_ANY_SIDE_AT_MOST = 23  # the game ends when either row holds at most this many (-1: off)
-P_TOTAL_SEEDS = 24  # seeds in the game (pits and stores together)
-P_LIFT_ACTIONS = 25  # lift actions: N (own row) or 2N (any pit the mover owns, in sowing order)
-P_OPENING = 26  # OPENING_*: a special first move of each player
-P_FOUR_LAST = 27  # FOUR_LAST_*: who takes a four made by the last seed (CAPTURE_FOUR)
-P_FINAL_POT = 28  # with this many seeds or fewer left, a last-seed four takes them all (0: off)
-P_ROUNDS = 29  # ROUNDS_*: how the next round is set out (ROUNDS_NONE: one round an episode)
-P_MATCH_END = 30  # MATCH_*: when a match of rounds is won
-P_MATCH_TARGET = 31  # the rounds, or seeds, MATCH_END counts to
-P_ROUND_STARTER = 32  # STARTER_*: who moves first in the next round
-P_UUR = 33  # 1: an opposite pit of three makes a pregnant (uur) pair (Layli Goobalay)
-P_SETUP = 34  # a variant's setting out before play (0: none; values are the variant's)
-P_FIRST_TURN = 35  # a variant's rule for each player's first turn (0: none)
-P_MAX_ROUNDS = 44  # a match still undecided after this many rounds is decided on seeds held
-P_N_ACTIONS = 45  # the size of the rule set's action space (set by `rule_params`)
-P_STALL_NEW_LOW = 46  # 1: the stall count restarts only when the board reaches a new low
-P_PIECES = 47  # how many special pieces are in play (10 Mighty Men)
-P_PIECE_KIND = 48  # P_PIECE_KIND + i: the KIND_* of piece i
+P_CONTINUE = P_SEEDS_PER_HOUSE + 1  # CONTINUE_*: what the last seed of a lap does
+P_SKIP_ORIGIN = P_CONTINUE + 1  # SKIP_*: which lifted pit a lap passes over
+P_SOW_INTO_STORE = P_SKIP_ORIGIN + 1  # 1: the mover's store is part of the sowing circuit
+P_CAPTURE = P_SOW_INTO_STORE + 1  # CAPTURE_*: the capture rule applied after sowing
+# bit c set: a pit holding c seeds after the last seed is captured (chain)
+P_CAPTURE_COUNTS = P_CAPTURE + 1
+P_CHAIN_MAX = P_CAPTURE_COUNTS + 1  # most houses one chain capture may empty
+P_CAPTURE_LAST_SEED = P_CHAIN_MAX + 1  # 1: the opposite capture takes the sowing seed too
+P_GRAND_SLAM = P_CAPTURE_LAST_SEED + 1  # SLAM_*: a capture that would empty the opponent's row
+# fewest seeds a house must hold to be lifted (when any house holds that many)
+P_MIN_LIFT = P_GRAND_SLAM + 1
+P_FEEDING = P_MIN_LIFT + 1  # FEED_*: the obligation to give seeds to an opponent with none
+P_NO_MOVE = P_FEEDING + 1  # NO_MOVE_*: what happens when the player to move cannot move
+P_END_MAJORITY = P_NO_MOVE + 1  # 1: the game ends once a player holds more than half the seeds
+# the game ends when the board holds at most this many seeds (-1: off)
+P_END_BOARD_AT_MOST = P_END_MAJORITY + 1
+# the game ends when both rows hold at most this many (-1: off)
+P_END_EACH_SIDE_AT_MOST = P_END_BOARD_AT_MOST + 1
+P_REMAINDER = P_END_EACH_SIDE_AT_MOST + 1  # REMAINDER_*: who gets the seeds left when the game ends
+# plies without a seed leaving the board before the game is stopped (>= 1)
+P_STALL_LIMIT = P_REMAINDER + 1
+P_STALL_REMAINDER = P_STALL_LIMIT + 1  # REMAINDER_* for a game stopped by the stall limit
+# SPECIAL_*: the once-a-game extra move (Ayoyayo's odu transfer)
+P_SPECIAL_MOVE = P_STALL_REMAINDER + 1
+# the game ends when each row holds exactly this many (-1: off)
+P_END_EACH_SIDE_EXACTLY = P_SPECIAL_MOVE + 1
+P_DIRECTION = P_END_EACH_SIDE_EXACTLY + 1  # +1 counter-clockwise, -1 clockwise
+# FOUR_ON_THE_WAY_*: who takes a pit made four before the last seed
+P_FOUR_ON_THE_WAY = P_DIRECTION + 1
+P_STOP_AT_FOUR = P_FOUR_ON_THE_WAY + 1  # 1: a relay stops when the last seed makes four
+# the game ends when either row holds at most this many (-1: off)
+P_END_ANY_SIDE_AT_MOST = P_STOP_AT_FOUR + 1
+P_TOTAL_SEEDS = P_END_ANY_SIDE_AT_MOST + 1  # seeds in the game (pits and stores together)
+# lift actions: N (own row) or 2N (any pit the mover owns, in sowing order)
+P_LIFT_ACTIONS = P_TOTAL_SEEDS + 1
+P_OPENING = P_LIFT_ACTIONS + 1  # OPENING_*: a special first move of each player
+P_FOUR_LAST = P_OPENING + 1  # FOUR_LAST_*: who takes a four made by the last seed (CAPTURE_FOUR)
+# with this many seeds or fewer left, a last-seed four takes them all (0: off)
+P_FINAL_POT = P_FOUR_LAST + 1
+# ROUNDS_*: how the next round is set out (ROUNDS_NONE: one round an episode)
+P_ROUNDS = P_FINAL_POT + 1
+P_MATCH_END = P_ROUNDS + 1  # MATCH_*: when a match of rounds is won
+P_MATCH_TARGET = P_MATCH_END + 1  # the rounds, or seeds, MATCH_END counts to
+P_ROUND_STARTER = P_MATCH_TARGET + 1  # STARTER_*: who moves first in the next round
+# 1: an opposite pit of three makes a pregnant (uur) pair (Layli Goobalay)
+P_UUR = P_ROUND_STARTER + 1
+P_SETUP = P_UUR + 1  # a variant's setting out before play (0: none; values are the variant's)
+P_FIRST_TURN = P_SETUP + 1  # a variant's rule for each player's first turn (0: none)
+P_SETUP_STARTER = P_FIRST_TURN + 1  # SETUP_STARTER_*: who sows first when the position is accepted
+# P_SETUP_LAYOUT + i (i < 3): a given layout's central holes 1..3
+P_SETUP_LAYOUT = P_SETUP_STARTER + 1
+# UUR_RELAY_*: what a relay's last seed does in a pregnant (uur) pit
+P_UUR_RELAY = P_SETUP_LAYOUT + SETUP_LAYOUT_HOLES
+# a match still undecided after this many rounds is decided on seeds held
+P_MAX_ROUNDS = P_UUR_RELAY + 1
+P_N_ACTIONS = P_MAX_ROUNDS + 1  # the size of the rule set's action space (set by `rule_params`)
+# 1: the stall count restarts only when the board reaches a new low
+P_STALL_NEW_LOW = P_N_ACTIONS + 1
+P_PIECES = P_STALL_NEW_LOW + 1  # how many special pieces are in play (10 Mighty Men)
+P_PIECE_KIND = P_PIECES + 1  # P_PIECE_KIND + i: the KIND_* of piece i
 P_PIECE_PIT = P_PIECE_KIND + MAX_PIECES  # P_PIECE_PIT + i: piece i's pit in a given setting out
 P_PIECE_RULES = P_PIECE_PIT + MAX_PIECES  # PIECE_RULES_*: when the pieces use their powers
 P_PIECE_SETUP = P_PIECE_RULES + 1  # PIECE_SETUP_*: how the pieces are set out
 P_PIECE_GAME = P_PIECE_SETUP + 1  # 1: a game of special pieces (moves in `engine.pieces`)
 P_PIECE_UNSOWN = P_PIECE_GAME + 1  # PIECE_UNSOWN_*: whose powers hold without being sown (calm)
+P_USED = P_PIECE_UNSOWN + 1  # the slots the rule sets use so far
 PARAMS_SIZE = 80  # room for the parameters of rule sets still to come
+assert P_USED <= PARAMS_SIZE, f"the parameters need {P_USED} slots; PARAMS_SIZE is {PARAMS_SIZE}"
 
 CONTINUE_NEVER = 0  # single lap: the turn ends with the last seed
 CONTINUE_OCCUPIED = 1  # relay: lift the last pit again when it was not empty
@@ -209,15 +234,12 @@ MATCH_SEEDS = 2  # ... when a player holds P_MATCH_TARGET seeds or more after a 
 STARTER_ALTERNATE = 0  # the players take turns to start the rounds
 STARTER_ROUND_LOSER = 1  # the loser of the last round starts the next
 
-# Layli Goobalay's pregnant (uur) pits (parameter indices 40..43).
-P_UUR_RELAY = 40  # UUR_RELAY_*: what a relay's last seed does in a pregnant (uur) pit
+# Layli Goobalay's pregnant (uur) pits.
 
 UUR_RELAY_END = 0  # the seed stays with the pit's owner and the turn ends
 UUR_RELAY_LIFT = 1  # the pit is lifted and sown on like any other (it stays pregnant)
 
-# Mangala's setting out and opening turns (parameter indices 36..39).
-P_SETUP_STARTER = 36  # SETUP_STARTER_*: who sows first when the position is accepted
-P_SETUP_LAYOUT = 37  # P_SETUP_LAYOUT + i (i < 3): a given layout's central holes 1..3
+# Mangala's setting out and opening turns.
 
 # P_SETUP: how the seeds are set out before play.
 SETUP_NONE = 0  # P_SEEDS_PER_HOUSE in every pit
