@@ -16,7 +16,7 @@ import numpy as np
 from .engine import layout as L
 from .engine.board import house_pit
 from .engine.pieces import decision_asked, first_flock_count_range, flock_pit
-from .snapshot_fields import INT32_MAX, SnapshotError, choose, integer
+from .snapshot_fields import COUNTER_MAX, SnapshotError, choose, integer
 
 KIND_CODES = {name: kind for kind, name in L.KIND_NAMES.items()}
 MOVE_FIELDS = {
@@ -56,7 +56,7 @@ def _place_name(at: int) -> int | str | None:
 
 def _place_code(value: Any) -> int:
     names = {"hand": L.AT_HAND, "store_0": L.AT_STORE, "store_1": L.AT_STORE + 1}
-    if value in names:
+    if isinstance(value, str) and value in names:
         return names[value]
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < L.N_PITS:
         return value
@@ -73,7 +73,7 @@ def _kind_name(kind: int) -> str | None:
 def _kind_code(value: Any, key: str) -> int:
     if value is None:
         return 0
-    if value not in KIND_CODES:
+    if not isinstance(value, str) or value not in KIND_CODES:
         raise SnapshotError(
             f"a piece's '{key}' must be null or one of {', '.join(KIND_CODES)}, got {value!r}"
         )
@@ -151,7 +151,7 @@ def _restore_move(snapshot: dict[str, Any], state: np.ndarray, n: int, total: in
         "captures": (0, 1),
         "slam_allowed": (0, 1),
         "resolved": (-1, total),
-        "stamps": (0, INT32_MAX),
+        "stamps": (0, COUNTER_MAX),
         "flock": (-1, L.N_PITS - 1),
         "flock_first": (-1, total),
         "flock_second": (-1, total),

@@ -20,6 +20,7 @@ from .engine import layout as L
 from .engine.setting_out import central_pit
 from .piece_snapshot import restore_pieces
 from .snapshot_fields import (
+    COUNTER_MAX,
     INT32_MAX,
     SnapshotError,
     choose,
@@ -162,11 +163,11 @@ def state_from_snapshot(snapshot: Any, rules: Rules) -> np.ndarray:
 
 
 def _counters(snapshot: dict[str, Any], s: np.ndarray) -> None:
-    s[L.MOVE_NUMBER] = integer(snapshot.get("move_number", 0), "move_number", 0, INT32_MAX)
+    s[L.MOVE_NUMBER] = integer(snapshot.get("move_number", 0), "move_number", 0, COUNTER_MAX)
     s[L.STALL] = integer(
-        snapshot.get("plies_since_capture", 0), "plies_since_capture", 0, INT32_MAX
+        snapshot.get("plies_since_capture", 0), "plies_since_capture", 0, COUNTER_MAX
     )
-    s[L.TURNS : L.TURNS + 2] = integer_list(snapshot, "turns", 2, INT32_MAX, [0, 0])
+    s[L.TURNS : L.TURNS + 2] = integer_list(snapshot, "turns", 2, COUNTER_MAX, [0, 0])
 
 
 def _history(snapshot: dict[str, Any], s: np.ndarray, rules: Rules) -> None:

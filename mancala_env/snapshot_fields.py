@@ -6,7 +6,19 @@ from typing import Any
 
 from .inputs import INT32_MAX, is_integer
 
-__all__ = ["INT32_MAX", "SnapshotError", "choose", "integer", "integer_list", "unused"]
+# The largest count of plies, turns or stamps a snapshot may hold: the game goes on counting
+# from there, so a counter leaves a billion steps of room below the engine's int32 limit.
+COUNTER_MAX = 2**30
+
+__all__ = [
+    "COUNTER_MAX",
+    "INT32_MAX",
+    "SnapshotError",
+    "choose",
+    "integer",
+    "integer_list",
+    "unused",
+]
 
 
 class SnapshotError(ValueError):

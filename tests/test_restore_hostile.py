@@ -144,9 +144,10 @@ def test_a_snapshot_that_is_not_a_dict_is_refused(bad):
 @pytest.mark.parametrize(
     "change, message",
     [
-        ({"move_number": 2**31}, r"'move_number' must be an integer from 0 to 2147483647"),
+        ({"move_number": 2**31}, r"'move_number' must be an integer from 0 to 1073741824"),
         ({"plies_since_capture": -1}, "'plies_since_capture' must be an integer from 0"),
-        ({"turns": [0, 2**40]}, "'turns' must be an integer from 0 to 2147483647"),
+        # a counter at the int32 limit would wrap round as the game counts on
+        ({"turns": [0, 2**31 - 1]}, "'turns' must be an integer from 0 to 1073741824"),
         ({"options": {"grand_slam": "capture"}}, r"'options' differ .* grand_slam='capture'"),
         ({"options": {"stall_limit": 10**12}}, "'options': option stall_limit"),
         ({"owners": [1] * 6 + [0] * 6}, r"'owners' must be .* in oware \(its pits never"),
@@ -163,6 +164,15 @@ def test_fields_out_of_range_or_unused_by_the_rule_set_are_refused(change, messa
     game = Game("oware")
     with pytest.raises(SnapshotError, match=message):
         game.restore({**game.snapshot(), **change})
+
+
+@pytest.mark.parametrize("place", [[], {}, 3.0, True, "pit"])
+def test_a_piece_placed_nowhere_a_piece_can_be_is_refused(place):
+    game = Game("mighty_men", setting_out="random")
+    snap = game.snapshot()
+    snap["pieces"][8]["at"] = place
+    with pytest.raises(SnapshotError, match="a piece's 'at' must be a pit 0..11"):
+        game.restore(snap)
 
 
 def test_pregnant_pits_come_in_facing_pairs():
