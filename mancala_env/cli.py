@@ -68,7 +68,7 @@ def describe_result(game: Game) -> str:
     s0, s1 = (int(x) for x in game.stores)
     winner = game.winner()
     outcome = "draw" if winner is None else f"player_{winner} wins"
-    reason = game.snapshot()["end_reason"]
+    reason = game.end_reason
     return f"result: player_0 {s0}, player_1 {s1}: {outcome} (end_reason: {reason})"
 
 

@@ -150,7 +150,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
             if self.reward_mode == "win_loss" and winner is not None:
                 self.rewards = {AGENTS[winner]: 1.0, AGENTS[1 - winner]: -1.0}
             for agent in self.agents:
-                self.infos[agent] = {"end_reason": game.snapshot()["end_reason"]}
+                self.infos[agent] = {"end_reason": game.end_reason}
         elif self.max_moves is not None and game.move_number >= self.max_moves:
             self.truncations = dict.fromkeys(self.agents, True)
         self.agent_selection = AGENTS[game.to_move]

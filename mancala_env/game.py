@@ -96,6 +96,12 @@ class Game:
     def legal_actions(self) -> list[int]:
         return [int(a) for a in np.flatnonzero(self.legal_mask())]
 
+    @property
+    def end_reason(self) -> str | None:
+        """Why the game ended (`engine.layout.END_REASON_NAMES`: 'majority', 'stall', ...);
+        None while it is on."""
+        return L.END_REASON_NAMES[int(self.state[L.END_REASON])] if self.over else None
+
     def winner(self) -> int | None:
         """0 or 1 once the game is over and has a winner; None for a draw or a game still on."""
         if not self.over or self.state[L.WINNER] < 0:
@@ -160,7 +166,7 @@ class Game:
             "last_action": None if last < 0 else last,
             "last_pit": None if last_pit < 0 else last_pit,
             "last_capturer": None if s[L.LAST_CAPTURER] < 0 else int(s[L.LAST_CAPTURER]),
-            "end_reason": L.END_REASON_NAMES[int(s[L.END_REASON])] if self.over else None,
+            "end_reason": self.end_reason,
             "winner": self.winner(),
             "owners": [int(x) for x in s[L.OWNER : L.OWNER + L.N_PITS]],
             "closed": [int(x) for x in s[L.CLOSED : L.CLOSED + L.N_PITS]],

@@ -205,6 +205,6 @@ class SingleAgentEnv(gymnasium.Env):
     def _info(self) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self._mask(), "seat": self.seat}
         if self.game.over:
-            info["end_reason"] = self.game.snapshot()["end_reason"]
+            info["end_reason"] = self.game.end_reason
             info["winner"] = self.game.winner()
         return info

@@ -14,3 +14,11 @@ def test_every_kind_of_action_is_described():
     assert mangala.describe_action(6 + 18) == "leaves 18 seeds in the central hole being filled"
     assert mangala.describe_action(6 + 71) == "accepts the position"
     assert mangala.describe_action(6 + 72) == "turns the board round"
+
+
+def test_end_reason_names_why_the_game_ended():
+    game = Game("oware", first_player="player_0")
+    assert game.end_reason is None
+    pits = [0] * 6 + [0, 0, 0, 1, 0, 0]  # player_1 to move cannot feed player_0
+    game.restore({**game.snapshot(), "pits": pits, "stores": [23, 24], "to_move": 1})
+    assert game.over and game.end_reason == game.snapshot()["end_reason"] == "cannot_feed"
