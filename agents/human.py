@@ -22,79 +22,25 @@ from collections.abc import Callable
 
 from mancala_env import Game
 from mancala_env.engine import layout as L
-from mancala_env.engine.setting_out import central_pit
+from mancala_env.variants.actions import find
 
 
 def move_entries(game: Game) -> dict[str, int]:
     """The text for each legal action of the player to move: entry -> action."""
-    params, state = game.params, game.state
-    lifts = int(params[L.P_LIFT_ACTIONS])
-    total = int(params[L.P_TOTAL_SEEDS])
-    entries: dict[str, int] = {}
+    entries = {}
     for action in game.legal_actions():
-        if params[L.P_PIECE_GAME] == 1 and state[L.PHASE] != L.PHASE_PLAY:
-            entries[_decision_entry(int(state[L.PHASE]), action - lifts)] = action
-        elif state[L.PHASE] == L.PHASE_SET_OUT:
-            entries[str(action - lifts)] = action
-        elif state[L.PHASE] == L.PHASE_CHOOSE:
-            entries["accept" if action == lifts + total + 1 else "turn"] = action
-        elif action < lifts:
-            entries[str(action + 1)] = action
-        elif params[L.P_OPENING] != L.OPENING_NONE:
-            house = action - lifts + 1
-            entries[f"{house}+{house + 1}"] = action
-        else:
-            house = (action - lifts) % L.N_HOUSES + 1
-            target = house + 1 if action - lifts < L.N_HOUSES else house - 1
-            entries[f"{house}>{target}"] = action
+        block, value = find(game.variant.actions, game.params, action)
+        entries[block.entry(value, game.state, game.params)] = action
     return entries
 
 
-FLOCK_PITS = ("before", "own", "after")
-QUESTIONS = {
-    L.PHASE_PLACE: "in which of your pits 1-12 goes the {piece}?",
-    L.PHASE_SIDE: "keep the board or turn it round?",
-    L.PHASE_DROP: "which piece of the hand is the {piece} (1 = sown first)?",
-    L.PHASE_SHIFT: "how many pits further does the {piece} move?",
-    L.PHASE_BORROW: "whose power does the chieftain take?",
-    L.PHASE_FLOCK_COUNT: "how many pieces stay in the shepherd's next pit?",
-    L.PHASE_FLOCK_PIECE: "which of the shepherd's pits gets the {piece}?",
-}
-
-
-def _decision_entry(phase: int, value: int) -> str:
-    """The text for the value `value` of a 10 Mighty Men decision."""
-    if phase in (L.PHASE_PLACE, L.PHASE_DROP):
-        return str(value + 1)
-    if phase == L.PHASE_SIDE:
-        return ("keep", "turn")[value]
-    if phase == L.PHASE_BORROW:
-        return L.KIND_NAMES[value]
-    if phase == L.PHASE_FLOCK_PIECE:
-        return FLOCK_PITS[value]
-    return str(value)
-
-
 def prompt_text(game: Game, entries: dict[str, int]) -> str:
-    """The question put to the player to move."""
+    """The question put to the player to move: that of the block of their legal actions."""
     player = f"player_{game.to_move}"
-    phase = int(game.state[L.PHASE])
-    if game.params[L.P_PIECE_GAME] == 1 and phase in QUESTIONS:
-        slot = int(game.state[L.MOVE + L.MOVE_PIECE])
-        piece = L.KIND_NAMES.get(int(game.state[L.PIECE_KIND + slot]), "piece")
-        question = QUESTIONS[phase].format(piece=piece.replace("_", " "))
-        return f"{player}, {question} ({' '.join(entries)}): "
-    if game.state[L.PHASE] == L.PHASE_SET_OUT:
-        filled = int(game.state[L.SETUP + L.SETUP_FILLED])
-        hole = central_pit(int(game.state[L.SETUP + L.SETUP_DISTRIBUTOR]), filled)
-        seeds = int(game.state[hole])
-        return (
-            f"{player}, how many of the {seeds} seeds stay in central hole {filled + 1}? "
-            f"(0-{seeds}): "
-        )
-    if game.state[L.PHASE] == L.PHASE_CHOOSE:
-        return f"{player}, accept the position or turn the board round? (accept/turn): "
-    return f"{player}, your move ({' '.join(entries)}): "
+    block, _ = find(game.variant.actions, game.params, min(entries.values()))
+    question = block.question(game.state, game.params) or "your move"
+    listed = f" ({' '.join(entries)})" if block.lists_entries else ""
+    return f"{player}, {question}{listed}: "
 
 
 class HumanAgent:

@@ -20,6 +20,7 @@ from .piece_snapshot import SOWING_PHASES, pieces_snapshot
 from .snapshot import Rules, state_from_snapshot
 from .snapshot_fields import SnapshotError
 from .variants import RuleOptions, Variant, get_variant
+from .variants.actions import find
 
 
 class IllegalActionError(ValueError):
@@ -110,26 +111,8 @@ class Game:
 
     def describe_action(self, action: int) -> str:
         """What `action` does, in words, for the player it belongs to (e.g. "lifts house 3")."""
-        p = self.params
-        lifts = int(p[L.P_LIFT_ACTIONS])
-        extra = action - lifts
-        if action < lifts:
-            if action < L.N_HOUSES:
-                return f"lifts house {action + 1}"
-            return f"lifts the opponent's house {action - L.N_HOUSES + 1}, now theirs"
-        if p[L.P_PIECE_GAME] == 1:
-            return describe_decision(self.state, extra)
-        if p[L.P_SETUP] == L.SETUP_CENTRAL_CHOSEN:
-            total = int(p[L.P_TOTAL_SEEDS])
-            if extra <= total:
-                return f"leaves {extra} seeds in the central hole being filled"
-            return "accepts the position" if extra == total + 1 else "turns the board round"
-        if p[L.P_OPENING] != L.OPENING_NONE:
-            return f"opens with houses {extra + 1} and {extra + 2} together"
-        house = extra % L.N_HOUSES + 1
-        if extra < L.N_HOUSES:
-            return f"moves house {house} en bloc to house {house + 1} (odu)"
-        return f"moves house {house} en bloc to house {house - 1} (odu)"
+        block, value = find(self.variant.actions, self.params, action)
+        return block.describe(value, self.state, self.params)
 
     # ---- playing ---------------------------------------------------------------------------
     def step(self, action: int) -> None:
@@ -225,25 +208,3 @@ def action_number(action: Any, n_actions: int) -> int:
             f"action {number} is out of range; actions are integers 0..{n_actions - 1}"
         )
     return number
-
-
-def describe_decision(state: np.ndarray, value: int) -> str:
-    """What the value `value` of the decision now asked in a game of special pieces means."""
-    phase = int(state[L.PHASE])
-    piece = L.KIND_NAMES.get(int(state[L.PIECE_KIND + state[L.MOVE + L.MOVE_PIECE]]), "piece")
-    if phase == L.PHASE_PLACE:
-        return f"places the {piece} in pit {value + 1} counted from their house 1"
-    if phase == L.PHASE_SIDE:
-        return "keeps the board as it is" if value == 0 else "turns the board round"
-    if phase == L.PHASE_DROP:
-        return f"sows the {piece} as piece {value + 1} of the hand"
-    if phase == L.PHASE_SHIFT:
-        return f"moves the {piece} {value} pits further"
-    if phase == L.PHASE_BORROW:
-        return f"gives the chieftain the power of the {L.KIND_NAMES.get(value, '?')}"
-    if phase == L.PHASE_FLOCK_COUNT:
-        return f"has the shepherd leave {value} pieces in the next of his pits"
-    if phase == L.PHASE_FLOCK_PIECE:
-        pit = ("preceding", "own", "following")[value] if value < 3 else "?"
-        return f"has the shepherd set the {piece} in his {pit} pit"
-    return f"decision value {value}"

@@ -13,7 +13,6 @@ Action numbers, seen from the mover's side:
   `pieces`).
 """
 
-import numpy as np
 from numba import njit
 
 from .board import house_pit
@@ -22,7 +21,6 @@ from .layout import (
     CLOSED,
     CONTINUE_OCCUPIED,
     FIRST_TURN_RIGHTMOST,
-    MAX_ACTIONS,
     N_HOUSES,
     OPENING_NONE,
     OPENING_TWO_HOUSES,
@@ -36,18 +34,16 @@ from .layout import (
     P_PIECE_GAME,
     P_SETUP,
     P_SPECIAL_MOVE,
-    P_TOTAL_SEEDS,
     PHASE,
     PHASE_PLAY,
     SETUP_CENTRAL_CHOSEN,
     SPECIAL_NONE,
     SPECIAL_TRANSFER_EITHER,
-    SPECIAL_TRANSFER_FORWARD,
     SPECIAL_USED,
     TURNS,
     UUR,
 )
-from .pieces import VALUES, piece_candidates, play_pieces
+from .pieces import piece_candidates, play_pieces
 from .setting_out import set_out, setting_out_candidates
 from .sowing import ENDLESS, sow, sow_hand, sow_relay
 
@@ -176,25 +172,3 @@ def lifted_pit(action, mover, params):
     if params[P_OPENING] != OPENING_NONE:
         return house_pit(mover, action - lifts)
     return house_pit(mover, (action - lifts) % N_HOUSES)
-
-
-def action_count(params: np.ndarray) -> int:
-    """The size of a rule set's action space: its lifts, then its extra actions."""
-    lifts = int(params[P_LIFT_ACTIONS])
-    if params[P_PIECE_GAME] == 1:
-        return lifts + VALUES
-    if params[P_SPECIAL_MOVE] == SPECIAL_TRANSFER_EITHER:
-        return lifts + 2 * N_HOUSES
-    if params[P_SPECIAL_MOVE] == SPECIAL_TRANSFER_FORWARD:
-        return lifts + N_HOUSES
-    if params[P_OPENING] != OPENING_NONE:
-        return 2 * lifts - 1
-    if params[P_SETUP] == SETUP_CENTRAL_CHOSEN:  # counts 0..total, then accept, turn round
-        count = lifts + int(params[P_TOTAL_SEEDS]) + 3
-        if count > MAX_ACTIONS:
-            raise ValueError(
-                f"a setting out of {params[P_TOTAL_SEEDS]} seeds needs {count} "
-                f"actions; at most {MAX_ACTIONS} fit"
-            )
-        return count
-    return lifts

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import layout as L
+from .actions import LIFTS, ODU_BACK, ODU_FORWARD
 from .base import (
     SKIPS,
     STALL_STOP_LAST,
@@ -88,5 +89,6 @@ AYOYAYO = Variant(
     options_type=AyoyayoOptions,
     readings=to_params,
     doc=__doc__,
+    actions=(LIFTS, ODU_FORWARD, ODU_BACK),
     history=((STALL_STOP_LAST,),),
 )

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 
 from ..engine import layout as L
-from ..engine.moves import action_count
 from ..inputs import INT32_MAX, is_integer
+from .actions import LIFTS, ActionBlock, action_count
 
 
 def choice(default: Any, choices: tuple, doc: str) -> Any:
@@ -173,7 +173,6 @@ def rule_params(**values: int) -> np.ndarray:
         params[getattr(L, "P_" + name)] = value
     if "TOTAL_SEEDS" not in values:
         params[L.P_TOTAL_SEEDS] = params[L.P_SEEDS_PER_HOUSE] * L.N_PITS
-    params[L.P_N_ACTIONS] = action_count(params)
     return params
 
 
@@ -196,12 +195,18 @@ class Variant:
     doc: str = ""
     # What changed in play at v1, v2, ...: one tuple of changes a version (v0: the first release).
     history: tuple[tuple[str, ...], ...] = ()
+    # The actions, in the order of their numbers: the lifts, then the special moves.
+    actions: tuple[ActionBlock, ...] = (LIFTS,)
 
     def params(self, options: RuleOptions) -> np.ndarray:
         """The rule parameter vector of this rule set under `options`: its own readings, and
         the options every rule set shares."""
         params = self.readings(options)
         params[L.P_STALL_LIMIT] = options.stall_limit
+        count = action_count(self.actions, params)
+        if count > L.MAX_ACTIONS:
+            raise ValueError(f"{self.name} would need {count} actions; at most {L.MAX_ACTIONS} fit")
+        params[L.P_N_ACTIONS] = count
         return params
 
     @property
@@ -254,7 +259,7 @@ class Variant:
 
     def n_actions(self, options: RuleOptions) -> int:
         """Size of the action space: the lifts, then the rule set's extra actions."""
-        return int(self.readings(options)[L.P_N_ACTIONS])
+        return int(self.params(options)[L.P_N_ACTIONS])
 
 
 def allowed_values(f: dataclasses.Field) -> str:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import layout as L
+from .actions import LIFTS, TWO_HOUSE_OPENING
 from .base import (
     RELAY_REPEATS,
     SKIPS,
@@ -107,6 +108,7 @@ JERIN = Variant(
     options_type=JerinOptions,
     readings=to_params,
     doc=__doc__,
+    actions=(LIFTS, TWO_HOUSE_OPENING),
     history=(
         (
             STALL_STOP_LAST,

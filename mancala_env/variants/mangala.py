@@ -40,6 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import layout as L
+from .actions import LIFTS, SETTING_OUT_CHOICE, SETTING_OUT_COUNT
 from .base import (
     RELAY_REPEATS,
     REMAINDERS,
@@ -126,5 +127,6 @@ MANGALA = Variant(
     options_type=MangalaOptions,
     readings=to_params,
     doc=__doc__,
+    actions=(LIFTS, SETTING_OUT_COUNT, SETTING_OUT_CHOICE),
     history=((STALL_STOP_LAST, RELAY_REPEATS),),
 )

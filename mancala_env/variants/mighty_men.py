@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import layout as L
+from .actions import LIFTS, PIECE_DECISION
 from .base import (
     STALL_STOP_LAST,
     RuleOptions,
@@ -163,6 +164,7 @@ MIGHTY_MEN = Variant(
     options_type=MightyMenOptions,
     readings=to_params,
     doc=__doc__,
+    actions=(LIFTS, PIECE_DECISION),
     history=(
         (
             STALL_STOP_LAST,
@@ -182,6 +184,7 @@ MIGHTY_MEN_CALM = Variant(
     options_type=MightyMenCalmOptions,
     readings=to_calm_params,
     doc=__doc__,
+    actions=(LIFTS, PIECE_DECISION),
     history=(
         (
             STALL_STOP_LAST,
