@@ -37,7 +37,8 @@ from agents.tournament.replay import load_record, replay
 from . import list_variants
 from .game import Game
 from .render import render_ansi
-from .variants import VARIANTS, describe_options
+from .variants import VARIANTS, describe_options, get_variant
+from .variants.actions import describe_blocks
 
 USAGE_ERROR = 2
 DEFAULT_AGENTS = ("random", "greedy", "alphabeta:depth=2", "mcts:simulations=200")
@@ -74,21 +75,32 @@ def describe_result(game: Game) -> str:
 
 # ---- subcommands ------------------------------------------------------------------------------
 def cmd_variants(args: argparse.Namespace) -> int:
-    for variant in list_variants():
+    try:
+        chosen = [get_variant(name) for name in args.names] if args.names else list_variants()
+    except ValueError as error:
+        print(f"mancala variants: error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    for variant in chosen:
         options = describe_options(variant.options_type)
+        actions = describe_blocks(variant.actions, variant.params(variant.options()))
         if args.json:
             record = {
                 "name": variant.name,
+                "id": variant.env_id(),
                 "title": variant.title,
                 "source": variant.source,
                 "summary": variant.summary,
                 "options": options,
+                "actions": actions,
             }
             print(json.dumps(record))
             continue
-        print(f"{variant.name:<10} {variant.title}")
-        print(f"{'':<10} source:  {variant.source}")
-        print(f"{'':<10} summary: {variant.summary}")
+        print(f"{variant.name}  {variant.title}  ({variant.env_id()})")
+        print(f"  source:  {variant.source}")
+        print(f"  summary: {variant.summary}")
+        for block in actions:
+            numbers = f"{block['first']}-{block['last']}"
+            print(f"  actions {numbers:<7} {block['block']}: {block['first_does']}, ...")
         width = max(len(o["name"]) for o in options)
         for o in options:
             print(
@@ -322,7 +334,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("variants", help="list the rule sets and their options")
+    p = sub.add_parser("variants", help="list the rule sets, their actions and options")
+    p.add_argument("names", nargs="*", metavar="NAME", help="only these rule sets")
     p.add_argument("--json", action="store_true", help="one JSON object per rule set")
     p.set_defaults(func=cmd_variants)
 

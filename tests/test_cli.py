@@ -160,3 +160,19 @@ def test_python_dash_m_runs_the_command_line():
         check=True,
     )
     assert [json.loads(line)["name"] for line in done.stdout.splitlines()] == NAMES
+
+
+def test_variants_shows_one_rule_set_with_its_id_and_actions(capsys):
+    status, out, _ = run(capsys, "variants", "mangala")
+    assert status == 0
+    assert out.startswith("mangala  Mangala  (mancala/mangala-v1)")
+    assert "  actions 0-5     lift: lifts house 1, ..." in out
+    assert "  actions 6-76    seeds left in a central hole: leaves 0 seeds" in out
+    assert "  actions 77-78   accept or turn round: accepts the position, ..." in out
+    assert "oware" not in out
+
+
+def test_variants_of_an_unknown_name_suggests_the_closest(capsys):
+    status, out, err = run(capsys, "variants", "jerni")
+    assert status == 2 and out == ""
+    assert "unknown variant 'jerni' (did you mean 'jerin'?)" in err

@@ -1,5 +1,7 @@
 """The registered rule sets, by name."""
 
+import difflib
+
 from .ayoayo import AYOAYO, TAMPODUO
 from .ayoyayo import AYOYAYO
 from .base import RuleOptions, Variant, describe_options
@@ -35,10 +37,14 @@ VARIANTS: dict[str, Variant] = {
 
 
 def get_variant(name: str) -> Variant:
-    """The rule set called `name`; a clear error names the known ones."""
-    if not isinstance(name, str) or name not in VARIANTS:
-        raise ValueError(f"unknown variant {name!r}; known variants: {', '.join(sorted(VARIANTS))}")
-    return VARIANTS[name]
+    """The rule set called `name`; a clear error names the closest and the known ones."""
+    if isinstance(name, str) and name in VARIANTS:
+        return VARIANTS[name]
+    close = difflib.get_close_matches(str(name), VARIANTS, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise ValueError(
+        f"unknown variant {name!r}{hint}; known variants: {', '.join(sorted(VARIANTS))}"
+    )
 
 
 __all__ = ["VARIANTS", "RuleOptions", "Variant", "describe_options", "get_variant"]

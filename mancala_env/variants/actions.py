@@ -74,6 +74,21 @@ def find(
     raise ValueError(f"action {action} is outside the {action_count(blocks, params)} actions")
 
 
+def describe_blocks(blocks: tuple[ActionBlock, ...], params: np.ndarray) -> list[dict]:
+    """The action table of a rule set: each block's name, first and last action, and what its
+    first action does (as `mancala variants NAME` and the rule pages show them)."""
+    state = np.zeros(L.STATE_SIZE, np.int32)
+    return [
+        {
+            "block": block.name,
+            "first": start,
+            "last": start + block.size(params) - 1,
+            "first_does": block.describe(0, state, params),
+        }
+        for block, start in layout(blocks, params)
+    ]
+
+
 # ---- the lifts -----------------------------------------------------------------------------
 def _lift_words(value: int, state: np.ndarray, params: np.ndarray) -> str:
     if value < L.N_HOUSES:
