@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit, prange
 
 from .engine import layout as L
-from .engine.pieces import SEED_BOUND
+from .engine.starts import random_start_seeds
 from .engine.turn import new_game, step
 from .game import Game, IllegalActionError, action_number
 from .inputs import is_integer
@@ -130,11 +130,6 @@ class BatchedGames:
         if not is_integer(n_games) or n_games < 1:
             raise ValueError(f"n_games must be a positive integer, got {n_games!r}")
         game = Game(variant, **options)
-        if game.params[L.P_SETUP] == L.SETUP_CENTRAL_RANDOM:
-            raise ValueError(
-                "a batch cannot draw a random setting out for each game; "
-                "use setting_out='agents' or 'fixed'"
-            )
         self.variant = game.variant
         self.options = game.options
         self.params = game.params
@@ -164,12 +159,9 @@ class BatchedGames:
             return self._rng.integers(0, 2, size=self.n_games, dtype=np.int32)
         return np.full(self.n_games, int(first[-1]), dtype=np.int32)
 
-    def _setting_out_seeds(self) -> np.ndarray:
-        """A seed per game for a random setting out of special pieces (else zeros)."""
-        p = self.params
-        if p[L.P_PIECE_GAME] == 1 and p[L.P_PIECE_SETUP] == L.PIECE_SETUP_RANDOM:
-            return self._rng.integers(0, SEED_BOUND, size=self.n_games, dtype=np.int64)
-        return np.zeros(self.n_games, dtype=np.int64)
+    def _start_seeds(self) -> np.ndarray:
+        """A seed per game for the rule set's random start (`engine.starts`; else zeros)."""
+        return random_start_seeds(self.params, self._rng, self.n_games)
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Start every game afresh; returns observations, masks and the players to move."""
@@ -179,7 +171,7 @@ class BatchedGames:
             self.states,
             self.params,
             self._first_players(),
-            self._setting_out_seeds(),
+            self._start_seeds(),
             self._observations,
             self.masks,
             self.to_move,
@@ -213,7 +205,7 @@ class BatchedGames:
             active,
             self.params,
             self._first_players(),
-            self._setting_out_seeds(),
+            self._start_seeds(),
             self._observations,
             self.masks,
             self._rewards,

@@ -12,8 +12,7 @@ from typing import Any
 import numpy as np
 
 from .engine import layout as L
-from .engine.pieces import random_setting_out_seed
-from .engine.setting_out import random_layout
+from .engine.starts import random_start_seeds
 from .engine.turn import ILLEGAL, begin_turn, new_game, step
 from .inputs import as_integer
 from .piece_snapshot import SOWING_PHASES, pieces_snapshot
@@ -47,18 +46,12 @@ class Game:
 
     def reset(self, rng: np.random.Generator | None = None) -> None:
         """Set out the starting position; `rng` draws the first player when that is random,
-        and then a random layout of the central holes (Mangala's `setting_out="random"`) or of
-        the special pieces (10 Mighty Men's)."""
+        and then the rule set's random start, if it has one (`engine.starts`)."""
         rng = rng if rng is not None else np.random.default_rng()
         first = self.options.first_player
         player = int(rng.integers(2)) if first == "random" else int(first[-1])
-        params = self.params
-        seed = 0
-        if params[L.P_SETUP] == L.SETUP_CENTRAL_RANDOM:
-            params = random_layout(params, rng)
-        if params[L.P_PIECE_GAME] == 1 and params[L.P_PIECE_SETUP] == L.PIECE_SETUP_RANDOM:
-            seed = random_setting_out_seed(rng)
-        new_game(params, player, self.state, seed)
+        seed = int(random_start_seeds(self.params, rng, 1)[0])
+        new_game(self.params, player, self.state, seed)
 
     # ---- reading the position -------------------------------------------------------------
     @property

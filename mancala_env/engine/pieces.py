@@ -267,11 +267,6 @@ def start_pieces(state, params, first_player, seed):
         state[MOVE + MOVE_PIECE] = 0
 
 
-def random_setting_out_seed(rng: np.random.Generator) -> int:
-    """A seed for `start_pieces` drawn from `rng` (the reset seed's generator)."""
-    return int(rng.integers(0, SEED_BOUND))
-
-
 @njit(cache=True)
 def _place(state, v, mover, params):
     """The placing player puts the next piece in their pit `v` (counted from their house 1)."""

@@ -7,7 +7,6 @@ rest on to the next central hole; ``P_LIFT_ACTIONS + P_TOTAL_SEEDS + 1`` accepts
 and ``... + 2`` turns the board round.
 """
 
-import numpy as np
 from numba import njit
 
 from .board import house_pit
@@ -27,6 +26,7 @@ from .layout import (
     ROUND_STARTER,
     SETUP,
     SETUP_CENTRAL_CHOSEN,
+    SETUP_CENTRAL_GIVEN,
     SETUP_CENTRAL_HOLES,
     SETUP_CHOICE,
     SETUP_CHOICE_ACCEPTED,
@@ -46,10 +46,20 @@ def central_pit(distributor, i):
     return house_pit(player, N_HOUSES // 2 - 1 + i % 2)
 
 
+LAYOUT_BITS = 8  # bits of a random start's seed for each drawn hole count (a count below 256)
+
+
 @njit(cache=True)
-def start_setting_out(state, params, first_player):
+def layout_hole(seed, hole):
+    """The count of central hole `hole` (0..2) that a random start's seed holds."""
+    return (seed >> (LAYOUT_BITS * hole)) & ((1 << LAYOUT_BITS) - 1)
+
+
+@njit(cache=True)
+def start_setting_out(state, params, first_player, seed):
     """Set out the board as P_SETUP says: the first step of a setting out by the players
-    (`first_player` distributes), or a given layout of the central holes."""
+    (`first_player` distributes), a given layout of the central holes, or the random layout
+    `seed` holds (`starts.random_start_seeds`)."""
     setup = params[P_SETUP]
     if setup == SETUP_NONE:
         return
@@ -61,8 +71,9 @@ def start_setting_out(state, params, first_player):
         return
     left = params[P_TOTAL_SEEDS]
     for i in range(SETUP_CENTRAL_HOLES - 1):
-        state[central_pit(0, i)] = params[P_SETUP_LAYOUT + i]
-        left -= params[P_SETUP_LAYOUT + i]
+        count = params[P_SETUP_LAYOUT + i] if setup == SETUP_CENTRAL_GIVEN else layout_hole(seed, i)
+        state[central_pit(0, i)] = count
+        left -= count
     state[central_pit(0, SETUP_CENTRAL_HOLES - 1)] = left
     state[SETUP + SETUP_FILLED] = SETUP_CENTRAL_HOLES
 
@@ -111,15 +122,3 @@ def setting_out_candidates(state, params, out):
     elif state[PHASE] == PHASE_CHOOSE:  # accept the position, or turn the board round
         out[lifts + params[P_TOTAL_SEEDS] + 1] = 1
         out[lifts + params[P_TOTAL_SEEDS] + 2] = 1
-
-
-def random_layout(params: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A copy of `params` whose given layout of the central holes is drawn by `rng`: every way
-    of sharing P_TOTAL_SEEDS among the four holes is equally likely."""
-    total = int(params[P_TOTAL_SEEDS])
-    holes = SETUP_CENTRAL_HOLES
-    cuts = np.sort(rng.choice(total + holes - 1, size=holes - 1, replace=False))
-    counts = np.diff(np.concatenate([[-1], cuts, [total + holes - 1]])) - 1
-    drawn = params.copy()
-    drawn[P_SETUP_LAYOUT : P_SETUP_LAYOUT + holes - 1] = counts[: holes - 1]
-    return drawn

@@ -331,8 +331,8 @@ def step(state, action, params):
 
 @njit(cache=True)
 def new_game(params, first_player, out, seed=0):
-    """Write the starting position into `out` and settle the first turn (`seed` draws a random
-    setting out of special pieces)."""
+    """Write the starting position into `out` and settle the first turn (`seed`: the rule
+    set's random start, from `starts.random_start_seeds`)."""
     out[:] = 0
     for pit in range(N_PITS):
         out[pit] = params[P_SEEDS_PER_HOUSE]
@@ -343,7 +343,7 @@ def new_game(params, first_player, out, seed=0):
     out[LAST_PIT] = -1
     out[LAST_CAPTURER] = -1
     out[WINNER] = -1
-    start_setting_out(out, params, first_player)
+    start_setting_out(out, params, first_player, seed)
     if params[P_PIECE_GAME] == 1:
         start_pieces(out, params, first_player, seed)
     out[BOARD_LOW] = board_seeds(out)
