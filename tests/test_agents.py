@@ -474,6 +474,63 @@ def test_mcts_prior_value_with_wrong_length_is_named():
         agent.act(Game("oware"))
 
 
+# ---- what the searches share ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "cls, key, bad, allowed",
+    [
+        (AlphaBetaAgent, "depth", 0, "from 1 to 64"),
+        (AlphaBetaAgent, "depth", 65, "from 1 to 64"),
+        (AlphaBetaAgent, "depth", 2.5, "from 1 to 64"),
+        (AlphaBetaAgent, "depth", True, "from 1 to 64"),
+        (MCTSAgent, "simulations", 0, "of 1 or more"),
+        (MCTSAgent, "simulations", 2.5, "of 1 or more"),
+    ],
+)
+def test_search_work_budget_is_checked(cls, key, bad, allowed):
+    with pytest.raises(ValueError, match=f"^{key} must be an integer {allowed}, got {bad!r}$"):
+        cls(**{key: bad})
+
+
+@pytest.mark.parametrize("cls", [AlphaBetaAgent, MCTSAgent])
+@pytest.mark.parametrize("time_limit", [0, -1.5])
+def test_search_time_limit_is_checked(cls, time_limit):
+    with pytest.raises(
+        ValueError, match=f"^time must be a positive number of seconds, got {time_limit}$"
+    ):
+        cls(time_limit=time_limit)
+
+
+def test_search_agents_show_their_budgets():
+    assert repr(AlphaBetaAgent()) == "AlphaBetaAgent(depth=6)"
+    assert repr(AlphaBetaAgent(depth=3, time_limit=0.5)) == "AlphaBetaAgent(depth=3, time=0.5)"
+    assert repr(AlphaBetaAgent(time_limit=2)) == "AlphaBetaAgent(time=2)"
+    assert repr(MCTSAgent()) == "MCTSAgent(simulations=800, c=1.41421)"
+    assert repr(MCTSAgent(time_limit=1.0, c=0.7)) == "MCTSAgent(time=1.0, c=0.7)"
+
+
+@pytest.mark.parametrize("agent", [AlphaBetaAgent(depth=6), MCTSAgent(simulations=50)])
+def test_search_agents_play_a_lone_legal_move_without_searching(agent):
+    """Only house 6 holds seeds: it is played with no search, and the statistics of the last
+    search are cleared."""
+    agent.act(Game("oware"))
+    game = position("oware", [0, 0, 0, 0, 0, 1] + [4] * 6, [11, 12], to_move=0)
+    assert game.legal_actions() == [5]
+    assert agent.act(game) == 5
+    assert agent.last_seconds == 0.0
+    assert getattr(agent, "last_nodes", 0) == 0 and getattr(agent, "last_simulations", 0) == 0
+    assert getattr(agent, "last_root", {}) == {}
+
+
+@pytest.mark.parametrize("agent", [AlphaBetaAgent(depth=2), MCTSAgent(simulations=5)])
+def test_search_agents_refuse_a_finished_game(agent):
+    game = Game("oware")
+    play(game, [RandomAgent(seed=0), RandomAgent(seed=1)])
+    with pytest.raises(ValueError, match="the game is over: there is no move to choose"):
+        agent.act(game)
+
+
 # ---- seeds -----------------------------------------------------------------------------------
 
 
