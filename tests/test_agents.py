@@ -11,6 +11,7 @@ from rules.positions import position
 
 from agents import SPEC_FORMS, AlphaBetaAgent, HumanAgent, MCTSAgent, RandomAgent, load_agent
 from agents.alphabeta import WIN, WIN_ZONE
+from agents.loader import parse_spec
 from mancala_env import Game
 from mancala_env.engine import layout as L
 from mancala_env.engine.turn import step
@@ -148,6 +149,21 @@ def test_every_spec_form_parses(spec, cls, settings):
     assert type(agent) is cls
     for key, value in settings.items():
         assert getattr(agent, key) == value
+
+
+@pytest.mark.parametrize(
+    "spec, kind, arguments",
+    [
+        ("greedy", "greedy", {}),
+        (" alphabeta:depth=3, time=0.5", "alphabeta", {"depth": 3, "time_limit": 0.5}),
+        ("mcts:c=0", "mcts", {"c": 0.0}),
+        ("ppo:a,b.zip,trust=yes", "ppo", {"path": "a,b.zip", "trust": True}),
+        ("python:pkg.mod:Cls", "python", {"module_name": "pkg.mod", "class_name": "Cls"}),
+    ],
+)
+def test_a_spec_is_taken_apart_without_loading_anything(spec, kind, arguments):
+    """No such model or module exists: parsing needs neither."""
+    assert parse_spec(spec) == (kind, arguments)
 
 
 def test_tt_key_switches_the_table_off():
