@@ -13,17 +13,19 @@ import json
 import reprlib
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from .record import COLUMNS, JSON_COLUMNS, column_definitions
 from .schedule import TournamentConfig
 
 SCHEMA_VERSION = 1
 SQLITE_HEADER = b"SQLite format 3\x00"  # how every SQLite file begins
 _LOCK_TIMEOUT = 60  # seconds a process waits for another that holds the file
-SCHEMA = """
+_GAME_COLUMNS = "".join(f"    {definition},\n" for definition in column_definitions())
+SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS tournaments (
     key TEXT PRIMARY KEY,
     config TEXT NOT NULL,
@@ -31,52 +33,13 @@ CREATE TABLE IF NOT EXISTS tournaments (
 );
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
-    tournament TEXT NOT NULL REFERENCES tournaments (key),
-    game_index INTEGER NOT NULL,
-    variant TEXT NOT NULL,
-    options TEXT NOT NULL,
-    agent_0 TEXT NOT NULL,
-    agent_1 TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    opening TEXT NOT NULL,
-    moves TEXT NOT NULL,
-    first_player INTEGER NOT NULL,
-    winner INTEGER NOT NULL,
-    score_0 INTEGER NOT NULL,
-    score_1 INTEGER NOT NULL,
-    length INTEGER NOT NULL,
-    seconds REAL NOT NULL,
-    think_0 REAL NOT NULL,
-    think_1 REAL NOT NULL,
-    end_reason TEXT NOT NULL,
-    finished REAL NOT NULL,
+{_GAME_COLUMNS}    finished REAL NOT NULL,
     UNIQUE (tournament, game_index)
 );
 """
-_JSON_COLUMNS = ("options", "opening", "moves")
-_COLUMNS = (
-    "tournament",
-    "game_index",
-    "variant",
-    "options",
-    "agent_0",
-    "agent_1",
-    "seed",
-    "opening",
-    "moves",
-    "first_player",
-    "winner",
-    "score_0",
-    "score_1",
-    "length",
-    "seconds",
-    "think_0",
-    "think_1",
-    "end_reason",
-)
 _TABLES = {
     "tournaments": ("key", "config", "created"),
-    "games": ("id", *_COLUMNS, "finished"),
+    "games": ("id", *COLUMNS, "finished"),
 }
 
 
@@ -243,12 +206,13 @@ class GameStore:
         return found
 
     # ---- games -----------------------------------------------------------------------------
-    def add_game(self, record: dict[str, Any]) -> bool:
-        """Write a finished game; False if the store already held it (the first copy stays)."""
-        values = [json.dumps(record[c]) if c in _JSON_COLUMNS else record[c] for c in _COLUMNS]
+    def add_game(self, record: Mapping[str, Any]) -> bool:
+        """Write a finished game (a `GameRecord`'s dict); False if the store already held it
+        (the first copy stays)."""
+        values = [json.dumps(record[c]) if c in JSON_COLUMNS else record[c] for c in COLUMNS]
         cursor = self._execute(
-            f"INSERT OR IGNORE INTO games ({', '.join(_COLUMNS)}, finished) "
-            f"VALUES ({', '.join('?' * len(_COLUMNS))}, ?)",
+            f"INSERT OR IGNORE INTO games ({', '.join(COLUMNS)}, finished) "
+            f"VALUES ({', '.join('?' * len(COLUMNS))}, ?)",
             (*values, time.time()),
         )
         return cursor.rowcount == 1
@@ -294,7 +258,7 @@ class GameStore:
         for column, value in record.items():
             if isinstance(value, bytes):
                 raise StoreError(f"{self.path}: game id {row['id']}: {column} holds bytes")
-        for column in _JSON_COLUMNS:
+        for column in JSON_COLUMNS:
             try:
                 record[column] = json.loads(record[column])
             except (TypeError, ValueError):
