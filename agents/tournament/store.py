@@ -14,6 +14,7 @@ import reprlib
 import sqlite3
 import time
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -64,13 +65,20 @@ class GameStore:
             self._db = self._open_read_only()
         else:
             self._db = self._open_for_writing()
-        try:
+        with self._closed_on_failure(self._db):
             self._check_tables()
+
+    @contextmanager
+    def _closed_on_failure(self, db: sqlite3.Connection) -> Iterator[None]:
+        """Close `db` when the block fails; an SQLite error there means the file is not a
+        store."""
+        try:
+            yield
         except sqlite3.DatabaseError as error:
-            self._db.close()
+            db.close()
             raise StoreError(f"{self.path} is not a tournament store: {error}") from None
         except StoreError:
-            self._db.close()
+            db.close()
             raise
 
     def _open_for_writing(self) -> sqlite3.Connection:
@@ -89,22 +97,16 @@ class GameStore:
         db.row_factory = sqlite3.Row
         deadline = time.monotonic() + _LOCK_TIMEOUT
         while True:
-            try:
-                self._set_up(db)
-                return db
-            except sqlite3.OperationalError as error:
-                # Setting up (the switch to write-ahead logging above all) can find the file
-                # locked by another process setting it up, without SQLite waiting for it.
-                if "locked" not in str(error) or time.monotonic() > deadline:
-                    db.close()
-                    raise StoreError(f"cannot {verb} {self.path}: {error}") from None
-                time.sleep(0.05)
-            except sqlite3.DatabaseError as error:
-                db.close()
-                raise StoreError(f"{self.path} is not a tournament store: {error}") from None
-            except StoreError:
-                db.close()
-                raise
+            with self._closed_on_failure(db):
+                try:
+                    self._set_up(db)
+                    return db
+                except sqlite3.OperationalError as error:
+                    # Setting up (the switch to write-ahead logging above all) can find the file
+                    # locked by another process setting it up, without SQLite waiting for it.
+                    if "locked" not in str(error) or time.monotonic() > deadline:
+                        raise StoreError(f"cannot {verb} {self.path}: {error}") from None
+            time.sleep(0.05)
 
     def _set_up(self, db: sqlite3.Connection) -> None:
         """Check the file's version and create the tables (once)."""
@@ -123,19 +125,14 @@ class GameStore:
         for query in (uri, uri + "&immutable=1"):
             db = sqlite3.connect(query, uri=True, timeout=_LOCK_TIMEOUT, isolation_level=None)
             db.row_factory = sqlite3.Row
-            try:
-                self._check_version(db)
-                return db
-            except sqlite3.OperationalError as error:
-                db.close()
-                if "unable to open" not in str(error):
-                    raise StoreError(f"cannot read the store {self.path}: {error}") from None
-            except sqlite3.DatabaseError as error:
-                db.close()
-                raise StoreError(f"{self.path} is not a tournament store: {error}") from None
-            except StoreError:
-                db.close()
-                raise
+            with self._closed_on_failure(db):
+                try:
+                    self._check_version(db)
+                    return db
+                except sqlite3.OperationalError as error:
+                    if "unable to open" not in str(error):
+                        raise StoreError(f"cannot read the store {self.path}: {error}") from None
+            db.close()  # SQLite could not open it this way: try the next
         raise StoreError(f"cannot read the store {self.path}: SQLite cannot open it")
 
     def _check_version(self, db: sqlite3.Connection) -> None:
