@@ -145,12 +145,13 @@ def test_the_games_table_is_the_record_type_and_the_same_as_version_1(tmp_path):
     old = tmp_path / "v1.sqlite"
     with sqlite3.connect(old) as db:
         db.executescript(VERSION_1_GAMES)
-    with GameStore(tmp_path / "new.sqlite") as new:
-        store_columns = new._db.execute("PRAGMA table_info(games)").fetchall()
-    with sqlite3.connect(old) as db:
-        assert [tuple(c) for c in store_columns] == db.execute(
-            "PRAGMA table_info(games)"
-        ).fetchall()
+    GameStore(tmp_path / "new.sqlite").close()
+    columns = []
+    for path in (tmp_path / "new.sqlite", old):
+        with sqlite3.connect(path) as db:
+            columns.append(db.execute("PRAGMA table_info(games)").fetchall())
+    store_columns, version_1_columns = columns
+    assert store_columns == version_1_columns
     assert [c[1] for c in store_columns] == ["id", *COLUMNS, "finished"]
     record = play_game(schedule(CONFIG)[0])
     assert set(record) == set(COLUMNS)
