@@ -341,6 +341,7 @@ class AlphaBetaAgent(SearchAgent):
     """
 
     depth: int | None  # the work budget: plies (None: the time limit alone)
+    code_version = 1  # part of its identity: raise it when its play changes
     budget_key = "depth"
     default_budget = 6
     max_budget = MAX_DEPTH

@@ -190,6 +190,7 @@ class MCTSAgent(SearchAgent):
     """
 
     simulations: int | None  # the work budget (None: the time limit alone)
+    code_version = 1  # part of its identity: raise it when its play changes
     budget_key = "simulations"
     default_budget = 800
     warmed = _WARM

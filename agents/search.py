@@ -24,7 +24,6 @@ class SearchAgent(ABC):
     """A search with `budget_key` units of work a move (`default_budget` when no time limit is
     given) and/or `time_limit` seconds a move, whichever runs out first."""
 
-    code_version = 1  # part of its identity: raise it when its play changes
     budget_key: ClassVar[str]  # the spec key and attribute of the work budget
     default_budget: ClassVar[int]
     max_budget: ClassVar[int | None] = None
