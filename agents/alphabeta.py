@@ -37,6 +37,8 @@ from mancala_env.engine import layout as L
 from mancala_env.engine.setting_out import central_pit
 from mancala_env.engine.turn import step
 
+from .search import SearchAgent
+
 WIN = 1_000_000.0  # the value of a won game, less one a ply
 WIN_ZONE = WIN / 2  # values beyond this are proven wins or losses
 EVAL_BOUND = 100_000.0  # evaluations are clipped to +-EVAL_BOUND
@@ -173,28 +175,17 @@ def kept_set_out(state, action, params, choices):
 
 
 @njit(cache=True)
-def _negamax(
-    state,
-    depth,
-    ply,
-    alpha,
-    beta,
-    params,
-    kind,
-    tt_keys,
-    tt_values,
-    tt_depths,
-    tt_flags,
-    tt_moves,
-    children,
-    keys,
-    actions,
-    index,
-    stats,
-    noise,
-    set_out_choices,
-):
-    """The value of `state` for its player to move, searched `depth` plies (fail-soft)."""
+def _negamax(state, depth, ply, alpha, beta, rules, table, plies, control):
+    """The value of `state` for its player to move, searched `depth` plies (fail-soft).
+
+    The rest travels in tuples: `rules` (params, evaluation kind, set-out choices), `table`
+    (the transposition table's keys, values, depths, flags and moves; empty: no table),
+    `plies` (each ply's children, their order keys, actions and indices) and `control` (the
+    statistics and controls `stats`, the root's tie-breaking noise)."""
+    params, kind, set_out_choices = rules
+    tt_keys, tt_values, tt_depths, tt_flags, tt_moves = table
+    children, keys, actions, index = plies
+    stats, noise = control
     if state[L.OVER] == 1:
         return final_value(state)
     mover = state[L.TO_MOVE]
@@ -274,27 +265,7 @@ def _negamax(
         # An extra turn (or the opponent passes) keeps the mover's view; else the view flips.
         sign = 1.0 if child[L.TO_MOVE] == mover else -1.0
         low, high = (_widen(alpha), _widen(beta)) if sign > 0 else (-_widen(beta), -_widen(alpha))
-        value = sign * _negamax(
-            child,
-            depth - 1,
-            ply + 1,
-            low,
-            high,
-            params,
-            kind,
-            tt_keys,
-            tt_values,
-            tt_depths,
-            tt_flags,
-            tt_moves,
-            children,
-            keys,
-            actions,
-            index,
-            stats,
-            noise,
-            set_out_choices,
-        )
+        value = sign * _negamax(child, depth - 1, ply + 1, low, high, rules, table, plies, control)
         if stats[ABORTED] == 1:
             return 0.0
         value = _decay(value)
@@ -356,7 +327,7 @@ def _stats() -> np.ndarray:
     return stats
 
 
-class AlphaBetaAgent:
+class AlphaBetaAgent(SearchAgent):
     """Negamax alpha-beta with iterative deepening to `depth` plies and/or for `time_limit`
     seconds a move (default: depth 6).
 
@@ -369,7 +340,12 @@ class AlphaBetaAgent:
     search.
     """
 
+    depth: int | None  # the work budget: plies (None: the time limit alone)
     code_version = 1  # part of its identity: raise it when its play changes
+    budget_key = "depth"
+    default_budget = 6
+    max_budget = MAX_DEPTH
+    warmed = _WARM
 
     def __init__(
         self,
@@ -381,14 +357,6 @@ class AlphaBetaAgent:
         set_out_choices: int = 5,
         seed: int | None = None,
     ) -> None:
-        if depth is None and time_limit is None:
-            depth = 6
-        if depth is not None and not 1 <= depth <= MAX_DEPTH:
-            raise ValueError(f"depth must be from 1 to {MAX_DEPTH}, got {depth}")
-        if time_limit is not None and not time_limit > 0:
-            raise ValueError(f"time must be a positive number of seconds, got {time_limit}")
-        self.depth = depth
-        self.time_limit = time_limit
         if isinstance(evaluate, str):
             if evaluate not in EVALUATIONS:
                 raise ValueError(
@@ -408,21 +376,17 @@ class AlphaBetaAgent:
         self._table: tuple[np.ndarray, ...] | None = None
         self._table_params: np.ndarray | None = None
         self._buffers: tuple[np.ndarray, ...] | None = None
-        self.reset(seed)
-
-    def __repr__(self) -> str:
-        keys = [f"depth={self.depth}"] if self.depth is not None else []
-        keys += [f"time={self.time_limit}"] if self.time_limit is not None else []
-        return f"AlphaBetaAgent({', '.join(keys)})"
+        super().__init__(depth, time_limit, seed)
 
     def reset(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
+        super().reset(seed)
+        if self._table is not None:
+            self._table[0][:] = 0  # forget the last game's positions
+
+    def _forget_last_move(self) -> None:
         self.last_nodes = 0
         self.last_depth = 0
         self.last_value = 0.0
-        self.last_seconds = 0.0
-        if self._table is not None:
-            self._table[0][:] = 0  # forget the last game's positions
 
     def _arrays(self, params: np.ndarray) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
         n_actions = int(params[L.P_N_ACTIONS])
@@ -460,45 +424,22 @@ class AlphaBetaAgent:
 
     def _run(self, state, params, depth, stats, noise) -> float:
         table, buffers = self._arrays(params)
+        rules = (params, self._kind, self.set_out_choices)
         return float(
-            self._search(
-                state,
-                depth,
-                0,
-                -np.inf,
-                np.inf,
-                params,
-                self._kind,
-                *table,
-                *buffers,
-                stats,
-                noise,
-                self.set_out_choices,
-            )
+            self._search(state, depth, 0, -np.inf, np.inf, rules, table, buffers, (stats, noise))
         )
 
-    def act(self, game: Game) -> int:
-        legal = game.legal_actions()
-        if not legal:
-            raise ValueError("the game is over: there is no move to choose")
-        if self._search not in _WARM:  # compile (or load) the search before the clock starts
-            self._run(game.state.copy(), game.params, 1, _stats(), np.zeros(game.n_actions))
-            self._table[0][:] = 0  # the warm-up's entries would steer this game's search
-            _WARM.add(self._search)
-        start = time.perf_counter()
-        self.last_nodes = 0
-        self.last_depth = 0
-        self.last_value = 0.0
-        best = legal[0]
-        if len(legal) > 1:
-            best = self._deepen(game.state.copy(), game.params, legal, start)
-        self.last_seconds = time.perf_counter() - start
-        return int(best)
+    def _search_key(self) -> Callable:
+        return self._search
 
-    def _deepen(self, state: np.ndarray, params: np.ndarray, legal: list[int], start: float) -> int:
+    def _warm_up(self, game: Game) -> None:
+        self._run(game.state.copy(), game.params, 1, _stats(), np.zeros(game.n_actions))
+        self._table[0][:] = 0  # the warm-up's entries would steer this game's search
+
+    def _best_action(self, game: Game, legal: list[int], deadline: float | None) -> int:
         """Iterative deepening until the depth or the time runs out, or the result is proven."""
+        state, params = game.state.copy(), game.params
         noise = self.rng.random(int(params[L.P_N_ACTIONS])) * 0.5
-        deadline = None if self.time_limit is None else start + self.time_limit
         stats = np.zeros(N_STATS, dtype=np.int64)
         limit = np.iinfo(np.int64).max
         best, pv = legal[0], -1

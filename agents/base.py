@@ -27,31 +27,29 @@ class Agent(Protocol):
         """The action to play for `game.to_move` in `game`'s position (one of its legal ones)."""
 
 
-class RandomAgent:
-    """Plays a uniformly random legal action."""
-
-    code_version = 1  # part of its identity: raise it when its play changes
+class _SeededAgent:
+    """An agent whose only state is its random generator."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
+
+
+class RandomAgent(_SeededAgent):
+    """Plays a uniformly random legal action."""
+
+    code_version = 1  # part of its identity: raise it when its play changes
 
     def act(self, game: Game) -> int:
         return int(self.rng.choice(game.legal_actions()))
 
 
-class GreedyAgent:
+class GreedyAgent(_SeededAgent):
     """Plays the legal action that wins the most seeds this move, ties broken at random."""
 
     code_version = 1  # part of its identity: raise it when its play changes
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.reset(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
 
     def act(self, game: Game) -> int:
         noise = self.rng.random(game.n_actions)

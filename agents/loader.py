@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.util
 import inspect
 import os
 import sys
@@ -151,24 +152,32 @@ def _takes_seed(cls: Any) -> bool:
     return any(p.name == "seed" or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
 
 
-def _import(spec: str, module_name: str) -> Any:
-    """Import `module_name`, looking in the working directory too."""
+def _find(spec: str, module_name: str, finder: Callable[[str], Any]) -> Any:
+    """`finder(module_name)` (``importlib.import_module``, or ``importlib.util.find_spec`` to
+    find a module without running it), looking in the working directory too."""
+    found = None
     try:
-        return importlib.import_module(module_name)
+        found = finder(module_name)
     except ModuleNotFoundError as error:
         top = module_name.split(".")[0]
         if error.name != top or os.getcwd() in sys.path:
             raise SpecError(spec, f"cannot import module {module_name!r}: {error}") from error
-    sys.path.insert(0, os.getcwd())
-    try:
-        return importlib.import_module(module_name)
-    except ImportError as error:
+    except (ImportError, ValueError) as error:
         raise SpecError(spec, f"cannot import module {module_name!r}: {error}") from error
-    finally:
-        sys.path.remove(os.getcwd())
+    if found is None and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+        try:
+            found = finder(module_name)
+        except (ImportError, ValueError) as error:
+            raise SpecError(spec, f"cannot import module {module_name!r}: {error}") from error
+        finally:
+            sys.path.remove(os.getcwd())
+    if found is None:
+        raise SpecError(spec, f"cannot import module {module_name!r}: no module named it")
+    return found
 
 
-def _ppo_target(spec: str, rest: str) -> tuple[str, bool]:
+def _ppo_target(spec: str, rest: str) -> dict[str, Any]:
     """The model path of ``ppo:PATH[,trust=yes]`` and whether it is trusted."""
     path, comma, option = rest.strip().rpartition(",")
     key, equals, value = (part.strip() for part in option.partition("="))
@@ -177,17 +186,22 @@ def _ppo_target(spec: str, rest: str) -> tuple[str, bool]:
     if not path:
         raise SpecError(spec, "ppo: needs the path of a saved model, ppo:PATH")
     try:
-        return path, _switch(value)
+        return {"path": path, "trust": _switch(value)}
     except ValueError:
         raise SpecError(spec, f"bad value {value!r} for trust: must be yes or no") from None
 
 
-def _python_agent(spec: str, target: str, seed: int | None) -> Agent:
-    module_name, colon, class_name = target.rpartition(":")
+def _python_target(spec: str, rest: str) -> dict[str, str]:
+    """The module and class of ``python:MODULE:CLASS``."""
+    module_name, colon, class_name = rest.rpartition(":")
     if not colon or not module_name.strip() or not class_name.strip():
         raise SpecError(spec, "python: needs a module and a class, python:MODULE:CLASS")
-    module = _import(spec, module_name.strip())
-    cls = getattr(module, class_name.strip(), None)
+    return {"module_name": module_name.strip(), "class_name": class_name.strip()}
+
+
+def _python_agent(spec: str, module_name: str, class_name: str, seed: int | None) -> Agent:
+    module = _find(spec, module_name, importlib.import_module)
+    cls = getattr(module, class_name, None)
     if cls is None or not callable(cls):
         raise SpecError(spec, f"module {module_name!r} has no class {class_name!r}")
     agent = cls(seed=seed) if _takes_seed(cls) else cls()
@@ -200,6 +214,28 @@ def _python_agent(spec: str, target: str, seed: int | None) -> Agent:
     return agent
 
 
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """The kind of agent `spec` names and the arguments it gives: a built-in's constructor
+    arguments, ``ppo``'s path and trust, ``python``'s module and class names. Nothing is loaded
+    or imported: a bad spec raises `SpecError` (listing the valid forms), an agent that cannot
+    be loaded is found by `load_agent`."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise SpecError(spec, "an agent spec is a non-empty string")
+    kind, colon, rest = spec.strip().partition(":")
+    kind = kind.strip()
+    if kind in KEYS:
+        return kind, _keys(spec, kind, rest)
+    if kind == "ppo":
+        return kind, _ppo_target(spec, rest)
+    if kind == "python":
+        return kind, _python_target(spec, rest)
+    if kind not in BUILT_INS:
+        raise SpecError(spec, f"unknown agent kind {kind!r}")
+    if colon:
+        raise SpecError(spec, f"{kind} takes no options")
+    return kind, {}
+
+
 def load_agent(spec: str, variant: str | None = None, seed: int | None = None) -> Agent:
     """The agent `spec` names (see SPEC_FORMS), seeded with `seed`.
 
@@ -207,52 +243,33 @@ def load_agent(spec: str, variant: str | None = None, seed: int | None = None) -
     against it as it is loaded. A bad spec raises ValueError (`SpecError`) saying what is wrong
     and listing the valid forms.
     """
-    if not isinstance(spec, str) or not spec.strip():
-        raise SpecError(spec, "an agent spec is a non-empty string")
+    kind, arguments = parse_spec(spec)
     if variant is not None:
         get_variant(variant)
-    kind, colon, rest = spec.strip().partition(":")
-    kind = kind.strip()
-    if kind in ("random", "greedy", "human"):
-        if colon:
-            raise SpecError(spec, f"{kind} takes no options")
-        if kind == "random":
-            return RandomAgent(seed)
-        if kind == "greedy":
-            return GreedyAgent(seed)
-        return HumanAgent(seed=seed)
-    if kind == "alphabeta":
-        return AlphaBetaAgent(seed=seed, **_keys(spec, kind, rest))
-    if kind == "mcts":
-        return MCTSAgent(seed=seed, **_keys(spec, kind, rest))
     if kind == "ppo":
         from .ppo import PPOAgent
 
-        path, trust = _ppo_target(spec, rest)
-        return PPOAgent(path, variant=variant, seed=seed, trust=trust)
+        return PPOAgent(variant=variant, seed=seed, **arguments)
     if kind == "python":
-        return _python_agent(spec, rest, seed)
-    raise SpecError(spec, f"unknown agent kind {kind!r}")
+        return _python_agent(spec, seed=seed, **arguments)
+    return BUILT_INS[kind](seed=seed, **arguments)
 
 
 def agent_identity(spec: str) -> str:
     """What the agent `spec` names is, as tournaments key their games and workers their loaded
     agents: a saved model by the hash of its file's bytes, a class of your own by the hash of
-    its module's source, a built-in agent by its code version. New content at the same path
-    gets a new identity, and so new games. `spec` is one `load_agent` has accepted."""
-    kind, _, rest = spec.strip().partition(":")
-    kind = kind.strip()
+    its module's source file, a built-in agent by its code version. New content at the same
+    path gets a new identity, and so new games. Nothing is loaded: files are hashed."""
+    kind, arguments = parse_spec(spec)
     if kind == "ppo":
         from .ppo import model_identity
 
-        return model_identity(_ppo_target(spec, rest)[0])
+        return model_identity(arguments["path"])
     if kind == "python":
-        module = _import(spec, rest.rpartition(":")[0].strip())
-        source = getattr(module, "__file__", None)
+        module_name = arguments["module_name"]
+        source = _find(spec, module_name, importlib.util.find_spec).origin
         if source is None or not os.path.isfile(source):
-            return f"{module.__name__} {getattr(module, '__version__', 'unversioned')}"
+            return f"{module_name} (no source file)"
         with open(source, "rb") as file:
             return "sha256:" + hashlib.sha256(file.read()).hexdigest()
-    if kind not in BUILT_INS:
-        raise SpecError(spec, f"unknown agent kind {kind!r}")
     return f"{kind} v{BUILT_INS[kind].code_version}"

@@ -31,6 +31,9 @@ from numba import njit
 from mancala_env import Game
 from mancala_env.engine import layout as L
 from mancala_env.engine.turn import step
+from mancala_env.opponents import random_legal_action
+
+from .search import SearchAgent
 
 PriorValue = Callable[[Game], tuple[Any, float]]
 
@@ -57,18 +60,8 @@ def seed_rollouts(seed):
 def rollout(state, params):
     """Play uniformly random legal moves on `state` (in place) to the end of the game; return
     the winner (-1 for a draw)."""
-    n_actions = params[L.P_N_ACTIONS]
     while state[L.OVER] == 0:
-        count = 0
-        for action in range(n_actions):
-            count += state[L.LEGAL + action]
-        pick = np.random.randint(count)
-        for action in range(n_actions):
-            if state[L.LEGAL + action] == 1:
-                if pick == 0:
-                    step(state, action, params)
-                    break
-                pick -= 1
+        step(state, random_legal_action(state, params), params)
     return state[L.WINNER]
 
 
@@ -184,23 +177,10 @@ def run_uct(root, params, ints, floats, meta, c, simulations, leaf, path, movers
     return simulations
 
 
-_WARM: list[bool] = []  # [True] once the compiled search is loaded in this process
+_WARM: set[Callable] = set()  # {run_uct} once the compiled search is loaded in this process
 
 
-def _warm_up(game: Game) -> None:
-    """One simulation of each kind on a throwaway tree, so that compiling (or loading) the
-    search does not count against a move's time."""
-    tree = _Tree(game.n_actions)
-    run_uct(game.state, game.params, *tree.arrays(), 1.0, 1, *tree.walk)
-    ints, floats, meta = tree.arrays()
-    leaf, path, movers = tree.walk
-    length = select(game.state, game.params, ints, floats, 1.0, True, leaf, path, movers)
-    expand(path[length - 1], leaf, game.params, ints, floats, meta, np.ones(game.n_actions), True)
-    backup(path, movers, length, floats, 0.5)
-    _WARM.append(True)
-
-
-class MCTSAgent:
+class MCTSAgent(SearchAgent):
     """Monte Carlo tree search with `simulations` simulations a move and/or `time_limit` seconds
     (default: 800 simulations), exploration constant `c`.
 
@@ -209,7 +189,11 @@ class MCTSAgent:
     result for the mover)) describe the search.
     """
 
+    simulations: int | None  # the work budget (None: the time limit alone)
     code_version = 1  # part of its identity: raise it when its play changes
+    budget_key = "simulations"
+    default_budget = 800
+    warmed = _WARM
 
     def __init__(
         self,
@@ -219,54 +203,42 @@ class MCTSAgent:
         prior_value: PriorValue | None = None,
         seed: int | None = None,
     ) -> None:
-        if simulations is None and time_limit is None:
-            simulations = 800
-        if simulations is not None and simulations < 1:
-            raise ValueError(f"simulations must be a positive integer, got {simulations}")
-        if time_limit is not None and not time_limit > 0:
-            raise ValueError(f"time must be a positive number of seconds, got {time_limit}")
-        self.simulations = simulations
-        self.time_limit = time_limit
         self.prior_value = prior_value
         self.c = (1.5 if prior_value is not None else math.sqrt(2)) if c is None else float(c)
         if not self.c >= 0:
             raise ValueError(f"c must be a non-negative number, got {c}")
-        self.reset(seed)
+        super().__init__(simulations, time_limit, seed)
 
-    def __repr__(self) -> str:
-        keys = [f"simulations={self.simulations}"] if self.simulations is not None else []
-        keys += [f"time={self.time_limit}"] if self.time_limit is not None else []
-        return f"MCTSAgent({', '.join(keys + [f'c={self.c:g}'])})"
+    def _settings(self) -> list[str]:
+        return [f"c={self.c:g}"]
 
-    def reset(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
+    def _forget_last_move(self) -> None:
         self.last_simulations = 0
-        self.last_seconds = 0.0
         self.last_root: dict[int, tuple[int, float]] = {}
 
-    def act(self, game: Game) -> int:
-        legal = game.legal_actions()
-        if not legal:
-            raise ValueError("the game is over: there is no move to choose")
-        start = time.perf_counter()
-        self.last_simulations = 0
-        self.last_root = {}
-        if len(legal) == 1:
-            self.last_seconds = time.perf_counter() - start
-            return legal[0]
-        if not _WARM:  # compile (or load) the search before the clock starts
-            _warm_up(game)
-            start = time.perf_counter()
+    def _search_key(self) -> Callable:
+        return run_uct
+
+    def _warm_up(self, game: Game) -> None:
+        """One simulation of each kind on a throwaway tree."""
+        tree = _Tree(game.n_actions)
+        run_uct(game.state, game.params, *tree.arrays(), 1.0, 1, *tree.walk)
+        ints, floats, meta = tree.arrays()
+        leaf, path, movers = tree.walk
+        length = select(game.state, game.params, ints, floats, 1.0, True, leaf, path, movers)
+        priors = np.ones(game.n_actions)
+        expand(path[length - 1], leaf, game.params, ints, floats, meta, priors, True)
+        backup(path, movers, length, floats, 0.5)
+
+    def _best_action(self, game: Game, legal: list[int], deadline: float | None) -> int:
         seed_rollouts(int(self.rng.integers(2**31 - 1)))
         tree = _Tree(int(game.params[L.P_N_ACTIONS]))
-        deadline = None if self.time_limit is None else start + self.time_limit
         budget = self.simulations if self.simulations is not None else np.iinfo(np.int64).max
         if self.prior_value is None:
             self._search_uct(game, tree, budget, deadline)
         else:
             self._search_puct(game, tree, budget, deadline)
-        self.last_seconds = time.perf_counter() - start
-        return self._choose(tree)
+        return self._most_visited(tree)
 
     def _search_uct(self, game: Game, tree: _Tree, budget: int, deadline: float | None) -> None:
         chunk = 256 if deadline is not None else budget
@@ -313,7 +285,7 @@ class MCTSAgent:
             backup(path, movers, length, floats, result_0)
             self.last_simulations += 1
 
-    def _choose(self, tree: _Tree) -> int:
+    def _most_visited(self, tree: _Tree) -> int:
         ints, floats, _ = tree.arrays()
         first, count = ints[0, FIRST], ints[0, COUNT]
         best, best_key = -1, (-1.0, -1.0)

@@ -29,7 +29,7 @@ from .batch import BatchedGames
 from .engine import layout as L
 from .engine.turn import new_game, step
 from .game import Game
-from .opponents import random_actions
+from .opponents import random_actions, random_legal_action
 from .variants import VARIANTS, get_variant
 
 
@@ -42,16 +42,7 @@ def _random_moves(state, params, n_moves):
         if state[L.OVER] == 1:
             games += 1
             new_game(params, games % 2, state)
-        legal = 0
-        for a in range(params[L.P_N_ACTIONS]):
-            legal += state[L.LEGAL + a]
-        pick = np.random.randint(legal)
-        for a in range(params[L.P_N_ACTIONS]):
-            if state[L.LEGAL + a] == 1:
-                if pick == 0:
-                    step(state, a, params)
-                    break
-                pick -= 1
+        step(state, random_legal_action(state, params), params)
     return games
 
 

@@ -2,7 +2,9 @@
 
 Greedy plays the legal action that wins the most seeds this move (the mover's store gain after
 the whole turn, as `step` plays it), ties broken at random. Both work on whole batches of
-states in one compiled call, so an opponent never costs a Python loop over games.
+states in one compiled call, so an opponent never costs a Python loop over games. Random play
+inside compiled loops (MCTS rollouts, the engine benchmark) draws its moves one at a time with
+`random_legal_action`, from numba's own generator.
 """
 
 from __future__ import annotations
@@ -14,6 +16,22 @@ from .engine import layout as L
 from .engine.turn import step
 
 OPPONENTS = ("random", "greedy")
+
+
+@njit(cache=True)
+def random_legal_action(state, params):
+    """A uniformly random legal action of the player to move in `state` (a game still on), drawn
+    from numba's generator: seed it with ``np.random.seed`` inside compiled code."""
+    count = 0
+    for action in range(params[L.P_N_ACTIONS]):
+        count += state[L.LEGAL + action]
+    pick = np.random.randint(count)
+    for action in range(params[L.P_N_ACTIONS]):
+        if state[L.LEGAL + action] == 1:
+            if pick == 0:
+                return action
+            pick -= 1
+    return -1  # not reached: `pick` is below the number of legal actions
 
 
 @njit(cache=True)

@@ -11,6 +11,7 @@ from rules.positions import position
 
 from agents import SPEC_FORMS, AlphaBetaAgent, HumanAgent, MCTSAgent, RandomAgent, load_agent
 from agents.alphabeta import WIN, WIN_ZONE
+from agents.loader import parse_spec
 from mancala_env import Game
 from mancala_env.engine import layout as L
 from mancala_env.engine.turn import step
@@ -148,6 +149,21 @@ def test_every_spec_form_parses(spec, cls, settings):
     assert type(agent) is cls
     for key, value in settings.items():
         assert getattr(agent, key) == value
+
+
+@pytest.mark.parametrize(
+    "spec, kind, arguments",
+    [
+        ("greedy", "greedy", {}),
+        (" alphabeta:depth=3, time=0.5", "alphabeta", {"depth": 3, "time_limit": 0.5}),
+        ("mcts:c=0", "mcts", {"c": 0.0}),
+        ("ppo:a,b.zip,trust=yes", "ppo", {"path": "a,b.zip", "trust": True}),
+        ("python:pkg.mod:Cls", "python", {"module_name": "pkg.mod", "class_name": "Cls"}),
+    ],
+)
+def test_a_spec_is_taken_apart_without_loading_anything(spec, kind, arguments):
+    """No such model or module exists: parsing needs neither."""
+    assert parse_spec(spec) == (kind, arguments)
 
 
 def test_tt_key_switches_the_table_off():
@@ -472,6 +488,63 @@ def test_mcts_prior_value_with_wrong_length_is_named():
     agent = MCTSAgent(simulations=5, prior_value=lambda game: (np.ones(3), 0.0))
     with pytest.raises(ValueError, match="returned 3 priors; the action space has 6"):
         agent.act(Game("oware"))
+
+
+# ---- what the searches share ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "cls, key, bad, allowed",
+    [
+        (AlphaBetaAgent, "depth", 0, "from 1 to 64"),
+        (AlphaBetaAgent, "depth", 65, "from 1 to 64"),
+        (AlphaBetaAgent, "depth", 2.5, "from 1 to 64"),
+        (AlphaBetaAgent, "depth", True, "from 1 to 64"),
+        (MCTSAgent, "simulations", 0, "of 1 or more"),
+        (MCTSAgent, "simulations", 2.5, "of 1 or more"),
+    ],
+)
+def test_search_work_budget_is_checked(cls, key, bad, allowed):
+    with pytest.raises(ValueError, match=f"^{key} must be an integer {allowed}, got {bad!r}$"):
+        cls(**{key: bad})
+
+
+@pytest.mark.parametrize("cls", [AlphaBetaAgent, MCTSAgent])
+@pytest.mark.parametrize("time_limit", [0, -1.5])
+def test_search_time_limit_is_checked(cls, time_limit):
+    with pytest.raises(
+        ValueError, match=f"^time must be a positive number of seconds, got {time_limit}$"
+    ):
+        cls(time_limit=time_limit)
+
+
+def test_search_agents_show_their_budgets():
+    assert repr(AlphaBetaAgent()) == "AlphaBetaAgent(depth=6)"
+    assert repr(AlphaBetaAgent(depth=3, time_limit=0.5)) == "AlphaBetaAgent(depth=3, time=0.5)"
+    assert repr(AlphaBetaAgent(time_limit=2)) == "AlphaBetaAgent(time=2)"
+    assert repr(MCTSAgent()) == "MCTSAgent(simulations=800, c=1.41421)"
+    assert repr(MCTSAgent(time_limit=1.0, c=0.7)) == "MCTSAgent(time=1.0, c=0.7)"
+
+
+@pytest.mark.parametrize("agent", [AlphaBetaAgent(depth=6), MCTSAgent(simulations=50)])
+def test_search_agents_play_a_lone_legal_move_without_searching(agent):
+    """Only house 6 holds seeds: it is played with no search, and the statistics of the last
+    search are cleared."""
+    agent.act(Game("oware"))
+    game = position("oware", [0, 0, 0, 0, 0, 1] + [4] * 6, [11, 12], to_move=0)
+    assert game.legal_actions() == [5]
+    assert agent.act(game) == 5
+    assert agent.last_seconds == 0.0
+    assert getattr(agent, "last_nodes", 0) == 0 and getattr(agent, "last_simulations", 0) == 0
+    assert getattr(agent, "last_root", {}) == {}
+
+
+@pytest.mark.parametrize("agent", [AlphaBetaAgent(depth=2), MCTSAgent(simulations=5)])
+def test_search_agents_refuse_a_finished_game(agent):
+    game = Game("oware")
+    play(game, [RandomAgent(seed=0), RandomAgent(seed=1)])
+    with pytest.raises(ValueError, match="the game is over: there is no move to choose"):
+        agent.act(game)
 
 
 # ---- seeds -----------------------------------------------------------------------------------

@@ -2,10 +2,31 @@
 
 import numpy as np
 import pytest
+from numba import njit
 from rules.positions import position
 
 from mancala_env.batch import BatchedGames
-from mancala_env.opponents import opponent_actions
+from mancala_env.opponents import opponent_actions, random_legal_action
+
+
+@njit
+def _seeded_draws(state, params, seed, count):
+    np.random.seed(seed)
+    out = np.empty(count, dtype=np.int64)
+    for i in range(count):
+        out[i] = random_legal_action(state, params)
+    return out
+
+
+def test_compiled_random_move_is_uniform_over_the_legal_ones():
+    """Houses 2 and 5 are empty: the other four are drawn, each about a quarter of the time,
+    and the same seed draws the same moves."""
+    game = position("oware", [3, 0, 2, 1, 0, 4] + [4] * 6, [7, 7], to_move=0)
+    draws = _seeded_draws(game.state, game.params, 7, 4000)
+    counts = np.bincount(draws, minlength=6)
+    assert counts[[1, 4]].tolist() == [0, 0]
+    assert all(900 < counts[house] < 1100 for house in (0, 2, 3, 5))
+    assert np.array_equal(_seeded_draws(game.state, game.params, 7, 4000), draws)
 
 
 def test_greedy_takes_the_biggest_capture():

@@ -11,6 +11,7 @@ See docs/tournaments.md.
 from .backends import BACKENDS, BackendError, WorkerLost, run_games
 from .match import play_game
 from .ratings import Ratings, bradley_terry, rate, wilson
+from .record import GameRecord
 from .report import format_leaderboard, write_report
 from .runner import TournamentResult, run_tournament
 from .schedule import FORMATS, GameTask, TournamentConfig, schedule
@@ -20,6 +21,7 @@ __all__ = [
     "BACKENDS",
     "FORMATS",
     "BackendError",
+    "GameRecord",
     "GameStore",
     "GameTask",
     "Ratings",

@@ -1,10 +1,10 @@
 """Playing one scheduled game and recording it.
 
-`play_game` is what a worker runs, in this process, in a pool process or as a Ray task. An
-agent is loaded once per worker, spec and identity (what the spec names: a model file's
-content) and reset with the game's seed before each game. An
-agent that answers with an illegal action loses that game (``end_reason: illegal_action``).
-"""
+`play_game` is what a worker runs, in this process, in a pool process or as a Ray task. It is
+where agents are loaded (a tournament's config only checks their specs): once per worker for
+each spec, rule set and identity (what the spec names: a model file's content), reset with the
+game's seed before each game. An agent that answers with an illegal action loses that game
+(``end_reason: illegal_action``). The record of a game is a `GameRecord`, handed on as a dict."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from mancala_env.game import IllegalActionError
 from ..base import Agent
 from ..loader import load_agent
 from ..ppo import ModelLoadError
+from .record import GameRecord
 from .schedule import GameTask
 
 _AGENTS: dict[tuple[str, str, str], Agent] = {}  # (spec, variant, identity) -> agent
@@ -54,7 +55,8 @@ def start(task: GameTask | dict[str, Any]) -> Game:
 
 
 def play_game(task: GameTask) -> dict[str, Any]:
-    """Play `task` to the end; the game record the store keeps."""
+    """Play `task` to the end; the game record the store keeps (a `GameRecord` as a dict, as
+    the store writes it and the ratings read it)."""
     began = time.perf_counter()
     game = start(task)
     first_player = game.to_move
@@ -83,23 +85,23 @@ def play_game(task: GameTask) -> dict[str, Any]:
         end_reason = game.snapshot()["end_reason"]
     else:
         winner, end_reason = 1 - forfeit, "illegal_action"
-    return {
-        "tournament": task.tournament,
-        "game_index": task.index,
-        "variant": task.variant,
-        "options": game.snapshot()["options"],
-        "agent_0": task.agents[0],
-        "agent_1": task.agents[1],
-        "seed": task.seed,
-        "opening": list(task.opening),
-        "moves": moves,
-        "first_player": first_player,
-        "winner": -1 if winner is None else winner,
-        "score_0": int(game.stores[0]),
-        "score_1": int(game.stores[1]),
-        "length": len(moves),
-        "seconds": time.perf_counter() - began,
-        "think_0": think[0],
-        "think_1": think[1],
-        "end_reason": end_reason,
-    }
+    return GameRecord(
+        tournament=task.tournament,
+        game_index=task.index,
+        variant=task.variant,
+        options=game.snapshot()["options"],
+        agent_0=task.agents[0],
+        agent_1=task.agents[1],
+        seed=task.seed,
+        opening=list(task.opening),
+        moves=moves,
+        first_player=first_player,
+        winner=-1 if winner is None else winner,
+        score_0=int(game.stores[0]),
+        score_1=int(game.stores[1]),
+        length=len(moves),
+        seconds=time.perf_counter() - began,
+        think_0=think[0],
+        think_1=think[1],
+        end_reason=end_reason,
+    ).to_dict()

@@ -24,7 +24,7 @@ import numpy as np
 from mancala_env import Game
 from mancala_env.variants import get_variant
 
-from ..loader import SpecError, agent_identity, load_agent
+from ..loader import SpecError, agent_identity, parse_spec
 
 FORMATS = ("round-robin", "gauntlet")
 _OPENING_TRIES = 1000
@@ -60,9 +60,8 @@ class TournamentConfig:
         twice = sorted({a for a in self.agents if self.agents.count(a) > 1})
         if twice:
             raise ValueError(f"agents must differ; given more than once: {', '.join(twice)}")
-        for spec in self.agents:
-            load_agent(spec, self.variant)  # SpecError lists the valid forms
-            if spec.strip() == "human":
+        for spec in self.agents:  # checked here, loaded where the games are played
+            if parse_spec(spec)[0] == "human":  # SpecError lists the valid forms
                 raise SpecError(spec, "a tournament plays without people; choose another agent")
         object.__setattr__(self, "identities", tuple(map(agent_identity, self.agents)))
         _check_int("games_per_pair", self.games_per_pair, 2)

@@ -13,17 +13,20 @@ import json
 import reprlib
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from .record import COLUMNS, JSON_COLUMNS, column_definitions
 from .schedule import TournamentConfig
 
 SCHEMA_VERSION = 1
 SQLITE_HEADER = b"SQLite format 3\x00"  # how every SQLite file begins
 _LOCK_TIMEOUT = 60  # seconds a process waits for another that holds the file
-SCHEMA = """
+_GAME_COLUMNS = "".join(f"    {definition},\n" for definition in column_definitions())
+SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS tournaments (
     key TEXT PRIMARY KEY,
     config TEXT NOT NULL,
@@ -31,52 +34,13 @@ CREATE TABLE IF NOT EXISTS tournaments (
 );
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
-    tournament TEXT NOT NULL REFERENCES tournaments (key),
-    game_index INTEGER NOT NULL,
-    variant TEXT NOT NULL,
-    options TEXT NOT NULL,
-    agent_0 TEXT NOT NULL,
-    agent_1 TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    opening TEXT NOT NULL,
-    moves TEXT NOT NULL,
-    first_player INTEGER NOT NULL,
-    winner INTEGER NOT NULL,
-    score_0 INTEGER NOT NULL,
-    score_1 INTEGER NOT NULL,
-    length INTEGER NOT NULL,
-    seconds REAL NOT NULL,
-    think_0 REAL NOT NULL,
-    think_1 REAL NOT NULL,
-    end_reason TEXT NOT NULL,
-    finished REAL NOT NULL,
+{_GAME_COLUMNS}    finished REAL NOT NULL,
     UNIQUE (tournament, game_index)
 );
 """
-_JSON_COLUMNS = ("options", "opening", "moves")
-_COLUMNS = (
-    "tournament",
-    "game_index",
-    "variant",
-    "options",
-    "agent_0",
-    "agent_1",
-    "seed",
-    "opening",
-    "moves",
-    "first_player",
-    "winner",
-    "score_0",
-    "score_1",
-    "length",
-    "seconds",
-    "think_0",
-    "think_1",
-    "end_reason",
-)
 _TABLES = {
     "tournaments": ("key", "config", "created"),
-    "games": ("id", *_COLUMNS, "finished"),
+    "games": ("id", *COLUMNS, "finished"),
 }
 
 
@@ -101,13 +65,20 @@ class GameStore:
             self._db = self._open_read_only()
         else:
             self._db = self._open_for_writing()
-        try:
+        with self._closed_on_failure(self._db):
             self._check_tables()
+
+    @contextmanager
+    def _closed_on_failure(self, db: sqlite3.Connection) -> Iterator[None]:
+        """Close `db` when the block fails; an SQLite error there means the file is not a
+        store."""
+        try:
+            yield
         except sqlite3.DatabaseError as error:
-            self._db.close()
+            db.close()
             raise StoreError(f"{self.path} is not a tournament store: {error}") from None
         except StoreError:
-            self._db.close()
+            db.close()
             raise
 
     def _open_for_writing(self) -> sqlite3.Connection:
@@ -126,22 +97,16 @@ class GameStore:
         db.row_factory = sqlite3.Row
         deadline = time.monotonic() + _LOCK_TIMEOUT
         while True:
-            try:
-                self._set_up(db)
-                return db
-            except sqlite3.OperationalError as error:
-                # Setting up (the switch to write-ahead logging above all) can find the file
-                # locked by another process setting it up, without SQLite waiting for it.
-                if "locked" not in str(error) or time.monotonic() > deadline:
-                    db.close()
-                    raise StoreError(f"cannot {verb} {self.path}: {error}") from None
-                time.sleep(0.05)
-            except sqlite3.DatabaseError as error:
-                db.close()
-                raise StoreError(f"{self.path} is not a tournament store: {error}") from None
-            except StoreError:
-                db.close()
-                raise
+            with self._closed_on_failure(db):
+                try:
+                    self._set_up(db)
+                    return db
+                except sqlite3.OperationalError as error:
+                    # Setting up (the switch to write-ahead logging above all) can find the file
+                    # locked by another process setting it up, without SQLite waiting for it.
+                    if "locked" not in str(error) or time.monotonic() > deadline:
+                        raise StoreError(f"cannot {verb} {self.path}: {error}") from None
+            time.sleep(0.05)
 
     def _set_up(self, db: sqlite3.Connection) -> None:
         """Check the file's version and create the tables (once)."""
@@ -160,19 +125,14 @@ class GameStore:
         for query in (uri, uri + "&immutable=1"):
             db = sqlite3.connect(query, uri=True, timeout=_LOCK_TIMEOUT, isolation_level=None)
             db.row_factory = sqlite3.Row
-            try:
-                self._check_version(db)
-                return db
-            except sqlite3.OperationalError as error:
-                db.close()
-                if "unable to open" not in str(error):
-                    raise StoreError(f"cannot read the store {self.path}: {error}") from None
-            except sqlite3.DatabaseError as error:
-                db.close()
-                raise StoreError(f"{self.path} is not a tournament store: {error}") from None
-            except StoreError:
-                db.close()
-                raise
+            with self._closed_on_failure(db):
+                try:
+                    self._check_version(db)
+                    return db
+                except sqlite3.OperationalError as error:
+                    if "unable to open" not in str(error):
+                        raise StoreError(f"cannot read the store {self.path}: {error}") from None
+            db.close()  # SQLite could not open it this way: try the next
         raise StoreError(f"cannot read the store {self.path}: SQLite cannot open it")
 
     def _check_version(self, db: sqlite3.Connection) -> None:
@@ -243,12 +203,13 @@ class GameStore:
         return found
 
     # ---- games -----------------------------------------------------------------------------
-    def add_game(self, record: dict[str, Any]) -> bool:
-        """Write a finished game; False if the store already held it (the first copy stays)."""
-        values = [json.dumps(record[c]) if c in _JSON_COLUMNS else record[c] for c in _COLUMNS]
+    def add_game(self, record: Mapping[str, Any]) -> bool:
+        """Write a finished game (a `GameRecord`'s dict); False if the store already held it
+        (the first copy stays)."""
+        values = [json.dumps(record[c]) if c in JSON_COLUMNS else record[c] for c in COLUMNS]
         cursor = self._execute(
-            f"INSERT OR IGNORE INTO games ({', '.join(_COLUMNS)}, finished) "
-            f"VALUES ({', '.join('?' * len(_COLUMNS))}, ?)",
+            f"INSERT OR IGNORE INTO games ({', '.join(COLUMNS)}, finished) "
+            f"VALUES ({', '.join('?' * len(COLUMNS))}, ?)",
             (*values, time.time()),
         )
         return cursor.rowcount == 1
@@ -294,7 +255,7 @@ class GameStore:
         for column, value in record.items():
             if isinstance(value, bytes):
                 raise StoreError(f"{self.path}: game id {row['id']}: {column} holds bytes")
-        for column in _JSON_COLUMNS:
+        for column in JSON_COLUMNS:
             try:
                 record[column] = json.loads(record[column])
             except (TypeError, ValueError):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import sys
 from collections import Counter
 
 import pytest
@@ -89,3 +91,40 @@ def test_an_illegal_opening_move_is_an_error_not_a_silent_game():
     game = start(task)
     with pytest.raises(IllegalActionError):
         game.step(99)
+
+
+def test_a_config_checks_its_agents_without_loading_them(tmp_path, monkeypatch):
+    """A user's module and a model file are hashed, not run or loaded: a module that fails
+    when imported and a file that is no model make a config (and a listed tournament); the
+    game that needs the agent is where loading it fails."""
+    from agents.loader import agent_identity
+    from agents.ppo import ModelLoadError
+    from agents.tournament import GameStore, play_game
+
+    (tmp_path / "breaks_on_import.py").write_text("raise RuntimeError('imported')\n")
+    (tmp_path / "not_a_model.zip").write_bytes(b"no zip at all")
+    monkeypatch.chdir(tmp_path)
+    user, model = "python:breaks_on_import:Agent", f"ppo:{tmp_path / 'not_a_model.zip'}"
+    config = TournamentConfig("oware", ("random", user, model), games_per_pair=2)
+    assert "breaks_on_import" not in sys.modules
+    source, zipped = (tmp_path / name for name in ("breaks_on_import.py", "not_a_model.zip"))
+    assert config.identities == (
+        "random v1",
+        "sha256:" + hashlib.sha256(source.read_bytes()).hexdigest(),
+        "sha256:" + hashlib.sha256(zipped.read_bytes()).hexdigest(),
+    )
+    assert agent_identity(user) == config.identities[1]
+    with GameStore(tmp_path / "t.sqlite") as store:
+        store.add_tournament(config)
+        assert store.tournaments() == [(config.key, config)]
+    assert "breaks_on_import" not in sys.modules
+    tasks = {task.agents: task for task in schedule(config)}
+    with pytest.raises(ModelLoadError, match="not_a_model.zip"):
+        play_game(tasks[("random", model)])
+    with pytest.raises(RuntimeError, match="imported"):
+        play_game(tasks[("random", user)])
+
+
+def test_a_config_names_a_user_module_that_is_not_there():
+    with pytest.raises(SpecError, match="cannot import module 'no_such_module_xyz'"):
+        TournamentConfig("oware", ("random", "python:no_such_module_xyz:Agent"))

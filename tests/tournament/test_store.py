@@ -9,7 +9,15 @@ import time
 
 import pytest
 
-from agents.tournament import GameStore, StoreError, TournamentConfig, play_game, schedule
+from agents.tournament import (
+    GameRecord,
+    GameStore,
+    StoreError,
+    TournamentConfig,
+    play_game,
+    schedule,
+)
+from agents.tournament.record import COLUMNS
 from agents.tournament.replay import load_record, replay
 
 CONFIG = TournamentConfig("oware", ("random", "greedy"), games_per_pair=4, openings=1)
@@ -111,3 +119,45 @@ def test_processes_that_open_a_new_store_at_once_all_get_it(tmp_path):
     assert [p.returncode for p in processes] == [0] * 6, errors
     with GameStore(tmp_path / "29.sqlite") as store:
         assert len(store.tournaments()) == 1
+
+
+# The games table as version 1 of the store wrote it: stores made then must stay readable.
+VERSION_1_GAMES = """
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY,
+    tournament TEXT NOT NULL REFERENCES tournaments (key),
+    game_index INTEGER NOT NULL, variant TEXT NOT NULL, options TEXT NOT NULL,
+    agent_0 TEXT NOT NULL, agent_1 TEXT NOT NULL, seed INTEGER NOT NULL,
+    opening TEXT NOT NULL, moves TEXT NOT NULL, first_player INTEGER NOT NULL,
+    winner INTEGER NOT NULL, score_0 INTEGER NOT NULL, score_1 INTEGER NOT NULL,
+    length INTEGER NOT NULL, seconds REAL NOT NULL, think_0 REAL NOT NULL,
+    think_1 REAL NOT NULL, end_reason TEXT NOT NULL, finished REAL NOT NULL,
+    UNIQUE (tournament, game_index)
+);
+CREATE TABLE tournaments (key TEXT PRIMARY KEY, config TEXT NOT NULL, created REAL NOT NULL);
+PRAGMA user_version = 1;
+"""
+
+
+def test_the_games_table_is_the_record_type_and_the_same_as_version_1(tmp_path):
+    """The store's columns come from `GameRecord`: a new store's table is version 1's (names,
+    types, NOT NULL, key), and a version-1 store takes and gives back a played game."""
+    old = tmp_path / "v1.sqlite"
+    with sqlite3.connect(old) as db:
+        db.executescript(VERSION_1_GAMES)
+    GameStore(tmp_path / "new.sqlite").close()
+    columns = []
+    for path in (tmp_path / "new.sqlite", old):
+        with sqlite3.connect(path) as db:
+            columns.append(db.execute("PRAGMA table_info(games)").fetchall())
+    store_columns, version_1_columns = columns
+    assert store_columns == version_1_columns
+    assert [c[1] for c in store_columns] == ["id", *COLUMNS, "finished"]
+    record = play_game(schedule(CONFIG)[0])
+    assert set(record) == set(COLUMNS)
+    assert GameRecord(**record).to_dict() == record
+    with GameStore(old) as store:
+        store.add_tournament(CONFIG)
+        assert store.add_game(record)
+        (kept,) = store.games(CONFIG.key)
+    assert {column: kept[column] for column in COLUMNS} == record
