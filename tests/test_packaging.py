@@ -37,9 +37,9 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
         else:
             shutil.copy(ROOT / name, source / name)
     out = tmp_path_factory.mktemp("wheel")
+    command = ["pip", "wheel", "--no-deps", "--no-build-isolation", "-v"]
     build = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--no-build-isolation",
-         "-w", str(out), "-v"],  # fmt: skip
+        [sys.executable, "-m", *command, str(source), "-w", str(out)],
         capture_output=True,
         text=True,
         check=True,
