@@ -26,10 +26,17 @@ score difference. Illegal moves through `env()` end the game with -1 for the mov
 (PettingZoo's TerminateIllegalWrapper); `raw_env` raises `IllegalActionError`.
 
 Truncation: with `max_moves=M`, a game still going after M plies is truncated.
+
+State: `state()` is the whole position for a centralised critic, from player_0's fixed seat:
+player_0's observation followed by the player to move (0 or 1), bounded by `state_space`;
+`observation_names` and `state_names` name each number (docs/observations.md has the tables).
+`copy.deepcopy(env)` copies the position, the bookkeeping and the random generator (not an open
+window); `snapshot()` / `restore()` carry a position as a JSON-ready dict.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -40,7 +47,7 @@ from pettingzoo.utils import wrappers
 
 from .game import Game
 from .inputs import check_max_moves
-from .observation import observation_high, observe
+from .observation import observation_high, observation_names, observe
 from .render import render_for_mode
 
 AGENTS = ["player_0", "player_1"]
@@ -92,6 +99,11 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
             for agent in AGENTS
         }
         self.action_spaces = {agent: spaces.Discrete(self.game.n_actions) for agent in AGENTS}
+        self.observation_names = observation_names(self.game.params)
+        self.state_names = [*self.observation_names, "to_move"]
+        self.state_space = spaces.Box(
+            np.zeros(len(high) + 1, dtype=np.int8), np.append(high, np.int8(1)), dtype=np.int8
+        )
         self._np_random, _ = seeding.np_random(None)
 
     # ---- spaces ------------------------------------------------------------------------------
@@ -121,6 +133,12 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         else:
             mask = np.zeros(self.game.n_actions, dtype=np.int8)
         return {"observation": observation, "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """The whole position from player_0's seat: player_0's observation, then the player to
+        move (after the end, the one who would have moved); names in `state_names`."""
+        observation = observe(self.game.state, 0, self.game.params)
+        return np.append(observation, np.int8(self.game.to_move))
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -176,6 +194,15 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
 
     def close(self) -> None:
         pass
+
+    def __deepcopy__(self, memo: dict) -> raw_env:
+        """A copy in the same position with the same bookkeeping (EzPickle's pickling, which
+        `deepcopy` would otherwise use, builds a fresh, unreset environment)."""
+        other = object.__new__(type(self))
+        memo[id(self)] = other
+        for key, value in self.__dict__.items():
+            setattr(other, key, copy.deepcopy(value, memo))
+        return other
 
 
 def env(**kwargs: Any) -> AECEnv:
