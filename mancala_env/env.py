@@ -26,10 +26,21 @@ score difference. Illegal moves through `env()` end the game with -1 for the mov
 (PettingZoo's TerminateIllegalWrapper); `raw_env` raises `IllegalActionError`.
 
 Truncation: with `max_moves=M`, a game still going after M plies is truncated.
+
+Rendering: `render_mode="rgb_array"` draws a 640 x 240 image times `scale` (an integer 1..8);
+`"human"` opens a pygame window (`pip install 'mancala_env[human]'`), or prints the text without
+pygame; `"ansi"` returns the text (see `mancala_env.render`).
+
+State: `state()` is the whole position for a centralised critic, from player_0's fixed seat:
+player_0's observation followed by the player to move (0 or 1), bounded by `state_space`;
+`observation_names` and `state_names` name each number (docs/observations.md has the tables).
+`copy.deepcopy(env)` copies the position, the bookkeeping and the random generator (not an open
+window); `snapshot()` / `restore()` carry a position as a JSON-ready dict.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -40,8 +51,8 @@ from pettingzoo.utils import wrappers
 
 from .game import Game
 from .inputs import check_max_moves
-from .observation import observation_high, observe
-from .render import render_for_mode
+from .observation import observation_high, observation_names, observe
+from .render import BoardView
 
 AGENTS = ["player_0", "player_1"]
 REWARDS = ("win_loss", "score")
@@ -63,9 +74,10 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         render_mode: str | None = None,
         reward: str = "win_loss",
         max_moves: int | None = None,
+        scale: int = 1,
         **options: Any,
     ) -> None:
-        EzPickle.__init__(self, variant, render_mode, reward, max_moves, **options)
+        EzPickle.__init__(self, variant, render_mode, reward, max_moves, scale, **options)
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(
@@ -77,6 +89,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self.game = Game(variant, **options)
         self.metadata = {**self.metadata, "name": self.game.variant.module_name()}
         self.render_mode = render_mode
+        self.view = BoardView(render_mode, scale, self.metadata["render_fps"])
         self.reward_mode = reward
         self.max_moves = check_max_moves(max_moves)
         self.possible_agents = AGENTS[:]
@@ -92,6 +105,11 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
             for agent in AGENTS
         }
         self.action_spaces = {agent: spaces.Discrete(self.game.n_actions) for agent in AGENTS}
+        self.observation_names = observation_names(self.game.params)
+        self.state_names = [*self.observation_names, "to_move"]
+        self.state_space = spaces.Box(
+            np.zeros(len(high) + 1, dtype=np.int8), np.append(high, np.int8(1)), dtype=np.int8
+        )
         self._np_random, _ = seeding.np_random(None)
 
     # ---- spaces ------------------------------------------------------------------------------
@@ -121,6 +139,12 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         else:
             mask = np.zeros(self.game.n_actions, dtype=np.int8)
         return {"observation": observation, "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """The whole position from player_0's seat: player_0's observation, then the player to
+        move (after the end, the one who would have moved); names in `state_names`."""
+        observation = observe(self.game.state, 0, self.game.params)
+        return np.append(observation, np.int8(self.game.to_move))
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -172,10 +196,19 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self._sync_after_move(score_before=None)
 
     def render(self) -> str | np.ndarray | None:
-        return render_for_mode(self.game.snapshot(), self.render_mode)
+        return self.view.render(self.game.snapshot())
 
     def close(self) -> None:
-        pass
+        self.view.close()
+
+    def __deepcopy__(self, memo: dict) -> raw_env:
+        """A copy in the same position with the same bookkeeping (EzPickle's pickling, which
+        `deepcopy` would otherwise use, builds a fresh, unreset environment)."""
+        other = object.__new__(type(self))
+        memo[id(self)] = other
+        for key, value in self.__dict__.items():
+            setattr(other, key, copy.deepcopy(value, memo))
+        return other
 
 
 def env(**kwargs: Any) -> AECEnv:

@@ -28,6 +28,9 @@ actions with ``env.action_space.sample(mask=info["action_mask"])`` or use `actio
 (what sb3-contrib's `MaskablePPO` reads). Stepping after the episode has ended (terminated or
 truncated) raises: reset to play again.
 
+`observation_names` names each number of the observation (docs/observations.md). Rendering:
+``render_mode="rgb_array"`` draws a 640 x 240 image times `scale` (an integer 1..8).
+
 Info: ``action_mask`` (all zeros once the episode has ended) and ``seat``; once the game is
 over, also ``end_reason`` and ``winner`` (the winning seat, None for a draw).
 
@@ -54,9 +57,9 @@ from .engine import layout as L
 from .env import REWARDS
 from .game import Game, IllegalActionError, action_number
 from .inputs import check_max_moves
-from .observation import observation_high, observe
+from .observation import observation_high, observation_names, observe
 from .opponents import OPPONENTS, greedy_action, opponent_actions
-from .render import render_for_mode
+from .render import BoardView
 from .variants import get_variant
 
 SEATS = (0, 1, "random")
@@ -85,6 +88,7 @@ class SingleAgentEnv(gymnasium.Env):
         max_moves: int | None = None,
         render_mode: str | None = None,
         illegal: str = "lose",
+        scale: int = 1,
         **options: Any,
     ) -> None:
         if opponent not in OPPONENTS:
@@ -108,8 +112,10 @@ class SingleAgentEnv(gymnasium.Env):
         self.illegal = illegal
         self.max_moves = check_max_moves(max_moves)
         self.render_mode = render_mode
+        self.view = BoardView(render_mode, scale)
         high = observation_high(self.game.params)
         self.observation_space = spaces.Box(np.zeros_like(high), high, dtype=np.int8)
+        self.observation_names = observation_names(self.game.params)
         self.action_space = spaces.Discrete(self.game.n_actions)
         self._scratch = np.empty_like(self.game.state)
         self._score = 0
@@ -169,10 +175,10 @@ class SingleAgentEnv(gymnasium.Env):
         return self._mask().astype(bool)
 
     def render(self) -> str | np.ndarray | None:
-        return render_for_mode(self.game.snapshot(), self.render_mode)
+        return self.view.render(self.game.snapshot())
 
     def close(self) -> None:
-        pass
+        self.view.close()
 
     # ---- helpers -----------------------------------------------------------------------------
     def _play_opponent(self, limit: int | None) -> None:

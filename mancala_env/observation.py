@@ -166,3 +166,57 @@ def observe(state: np.ndarray, player: int, params: np.ndarray) -> np.ndarray:
     """The observation of `player` (0 or 1) as an int8 vector, bounded by `observation_high`."""
     out = np.zeros(MAX_OBSERVATION, dtype=np.int8)
     return out[: write_observation(state, player, params, out, False)]
+
+
+# ---- what each number means (the order `write_observation` writes them in) -------------------
+SEEN_PITS = [f"own_house_{k + 1}" for k in range(L.N_HOUSES)] + [
+    f"opponent_house_{k + 1}" for k in range(L.N_HOUSES)
+]
+PIECE_FIELDS = (
+    ("kind", "0 none or a regular piece, else 1 Farmer .. 10 Spy (`layout.KIND_*`)"),
+    ("place", "0..11 a pit (observer's order), 12 own store, 13 opponent's, 14 hand, 15 none"),
+    ("earlier", "special pieces in its pit that came there before it"),
+    ("drop", "0 none, else 1 + its place in the sowing under way"),
+    ("shift", "0 none or undecided, else 1 + the Hunter's or Trickster's distance"),
+)
+
+
+def observation_spec(params: np.ndarray) -> list[tuple[str, str]]:
+    """Each number of the observation under `params`, in order: its name and what it means (the
+    names of `raw_env.observation_names`; `docs/observations.md` has the tables)."""
+    spec = [(pit, "seeds in the pit") for pit in SEEN_PITS]
+    spec += [("own_store", "seeds captured by the observer"),
+             ("opponent_store", "seeds captured by the opponent"),
+             ("own_special_used", "1 once the observer has used the once-a-game special move"),
+             ("opponent_special_used", "1 once the opponent has used it")]  # fmt: skip
+    if has_rounds(params):
+        spec += [(f"{pit}_owned", "1 if the observer owns the pit") for pit in SEEN_PITS]
+        spec += [(f"{pit}_closed", "1 if the pit is closed") for pit in SEEN_PITS]
+        spec += [("rounds_finished", "rounds of the match finished so far"),
+                 ("own_rounds_won", "rounds the observer has won"),
+                 ("opponent_rounds_won", "rounds the opponent has won")]  # fmt: skip
+    if has_uur(params):
+        meaning = "pregnant (uur) pit held for: 0 nobody, 1 the observer, 2 the opponent"
+        spec += [(f"{pit}_uur", meaning) for pit in SEEN_PITS]
+    if has_setting_out(params):
+        spec += [("phase", "0 play, 1 setting out the central holes, 2 accepting or turning"),
+                 ("own_sets_out", "1 if the observer sets out the seeds"),
+                 ("central_holes_filled", "central holes filled so far"),
+                 ("seeds_to_set_out", "seeds still to be set out")]  # fmt: skip
+    if has_pieces(params):
+        spec += [(f"piece_{i}_{field}", meaning) for i in range(L.MAX_PIECES)
+                 for field, meaning in PIECE_FIELDS]  # fmt: skip
+        spec += [(f"{pit}_poisoned", "1 if the pit is poisoned") for pit in SEEN_PITS]
+        spec += [("decision_phase", "the decision asked (`layout.PHASE_*`), 0 none"),
+                 ("decision_piece", "0 none, else 1 + the slot of the piece it is about"),
+                 ("pieces_in_hand", "pieces lifted and not yet sown"),
+                 ("lifted_pit", "the pit lifted, in the observer's order; 12 none"),
+                 ("shepherd_pit", "the Shepherd's pit, in the observer's order; 12 none"),
+                 ("shepherd_count_1", "0 none, else 1 + the first count the Shepherd chose"),
+                 ("shepherd_count_2", "0 none, else 1 + the second count he chose")]  # fmt: skip
+    return spec
+
+
+def observation_names(params: np.ndarray) -> list[str]:
+    """The name of each number of the observation under `params` (see `observation_spec`)."""
+    return [name for name, _ in observation_spec(params)]

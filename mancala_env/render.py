@@ -1,18 +1,25 @@
-"""Text and image rendering of a board snapshot.
+"""Text and image rendering of a board snapshot, and the board view behind `render()`.
 
 Both renderers take the JSON-ready snapshot dict of a game state (keys ``variant``, ``pits``,
 ``stores``, ``to_move``, ``move_number`` and optionally ``last_pit``, ``closed``, ``owners``,
-``pieces``)
-and lay the board out the same way: player_1's row on top, read right to left, player_0's row
-below, read left to right, so that pits facing each other share a column; player_1's store is
-on the left and player_0's store on the right.
+``uur``, ``round``, ``rounds_won``, ``turns``, ``phase``, ``special_used``, ``options``,
+``pieces``) and lay the board out the same way: player_1's row on top, read right to left,
+player_0's row below, read left to right, so that pits facing each other share a column;
+player_1's store is on the left and player_0's store on the right. Both show what the rules
+depend on beyond the seeds: pregnant (uur) houses, the round and the rounds won in a match, a
+phase other than play, whether each player has used the odu, and the special pieces with a
+legend.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import gymnasium
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
+
+from .inputs import as_integer
 
 REVERSE_ON = "\x1b[7m"
 REVERSE_OFF = "\x1b[27m"
@@ -26,7 +33,21 @@ PIT_EDGE = (84, 50, 22)
 CLOSED = (36, 26, 18)
 TEXT = (250, 240, 220)
 HIGHLIGHT = (255, 200, 40)
-# 10 Mighty Men: each kind's letter, and its colour as the source gives it.
+UUR = (90, 200, 230)  # the ring and tag of a pregnant (uur) house
+MAX_SCALE = 8
+LEGEND_HEIGHT = 44  # the strip under the board that names the special pieces' letters
+PHASE_WORDS = {
+    "set_out": "setting out the central holes",
+    "choose": "accept the position or turn the board",
+    "place": "placing the special pieces",
+    "side": "keep the board or turn it round",
+    "drop": "where the lifted piece falls",
+    "shift": "how far the piece moves on",
+    "borrow": "whose power the Chieftain takes",
+    "flock_count": "how many pieces the Shepherd leaves",
+    "flock_piece": "where the Shepherd sets a piece",
+}
+# 10 Mighty Men: each kind's letter (no two alike), and its colour as the source gives it.
 PIECE_LOOKS = {
     "farmer": ("F", (40, 160, 60)),
     "shepherd": ("S", (245, 245, 245)),
@@ -88,19 +109,64 @@ def _is_closed(snapshot: dict, pit: int) -> bool:
     return bool(closed and closed[pit])
 
 
+def _uur_owner(snapshot: dict, pit: int) -> int | None:
+    """The player a pregnant (uur) pit is held for, None for an ordinary pit."""
+    uur = snapshot.get("uur")
+    return uur[pit] if uur else None
+
+
 def _pit_text(snapshot: dict, pit: int) -> tuple[str, str]:
-    """Seed count of a pit (``x`` when closed) and a ``*`` mark if the other player owns it."""
+    """Seed count of a pit (``x`` when closed) and its mark: ``*`` if the other player owns it,
+    ``u`` if it is pregnant (uur)."""
     n = len(snapshot["pits"]) // 2
     owners = snapshot.get("owners")
     count = "x" if _is_closed(snapshot, pit) else str(snapshot["pits"][pit])
-    return count, "*" if owners and owners[pit] != int(pit >= n) else ""
+    if owners and owners[pit] != int(pit >= n):
+        return count, "*"
+    return count, "u" if _uur_owner(snapshot, pit) is not None else ""
+
+
+def last_pit(snapshot: dict) -> int | None:
+    """The pit the last move lifted, or None when there is none in this round (a new round of
+    a match starts with no last move: no player has moved in it yet)."""
+    new_round = snapshot.get("round", 0) > 0 and not any(snapshot.get("turns", [1]))
+    return None if new_round else snapshot.get("last_pit")
+
+
+def uur_lines(snapshot: dict) -> list[str]:
+    """The pregnant (uur) houses and whom each is held for, in words (the image marks them on
+    the board)."""
+    n = len(snapshot["pits"]) // 2
+    held = [(pit, _uur_owner(snapshot, pit)) for pit in range(2 * n)]
+    houses = [f"{_house(pit, n)} (player_{owner}'s)" for pit, owner in held if owner is not None]
+    return [f"pregnant (uur): {', '.join(houses)}"] if houses else []
+
+
+def rule_lines(snapshot: dict) -> list[str]:
+    """What else the rules depend on beyond the seeds, a line each: the round and the rounds
+    won in a match, a phase other than play, and whether each player has used the odu."""
+    lines = []
+    options = snapshot.get("options", {})
+    if options.get("match"):
+        won = snapshot["rounds_won"]
+        lines.append(
+            f"round {snapshot['round'] + 1} (at most {options['max_rounds']}), rounds won: "
+            f"player_0 {won[0]}, player_1 {won[1]}"
+        )
+    phase = snapshot.get("phase", "play")
+    if phase != "play":
+        lines.append(f"phase: {PHASE_WORDS.get(phase, phase)}")
+    if "odu" in options:
+        used = ["used" if u else "not used" for u in snapshot["special_used"]]
+        lines.append(f"odu: player_0 {used[0]}, player_1 {used[1]}")
+    return lines
 
 
 def render_ansi(snapshot: dict, color: bool = True) -> str:
     """Render the board as text; with ``color`` the last-lifted pit is shown in reverse video."""
     n = len(snapshot["pits"]) // 2
     top, bottom = _board_rows(snapshot)
-    last = snapshot.get("last_pit")
+    last = last_pit(snapshot)
     s0, s1 = snapshot["stores"]
 
     def cells(pits: list[int]) -> str:
@@ -127,6 +193,8 @@ def render_ansi(snapshot: dict, color: bool = True) -> str:
         f"{s1:>8} |{' ' * 5 * n}| {s0}",
         f"{'player_0':<9}|{cells(bottom)}|",
         f"{'house':<9}|{houses(bottom)}|",
+        *uur_lines(snapshot),
+        *rule_lines(snapshot),
     ]
     if "pieces" in snapshot:
         lines.append(_pieces_line(snapshot))
@@ -140,26 +208,34 @@ def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
         return ImageFont.load_default()
 
 
-def _centred_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, font) -> None:
+def _centred_text(
+    draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, font, fill: tuple = TEXT
+) -> None:
     left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
     x = xy[0] - (left + right) / 2
     y = xy[1] - (top + bottom) / 2
-    draw.text((round(x), round(y)), text, fill=TEXT, font=font)
+    draw.text((round(x), round(y)), text, fill=fill, font=font)
+
+
+def _ink(background: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Black or white, whichever reads better on `background` (by its luminance)."""
+    r, g, b = background
+    return (0, 0, 0) if 0.299 * r + 0.587 * g + 0.114 * b > 140 else (255, 255, 255)
+
+
+def image_size(snapshot: dict, scale: int = 1) -> tuple[int, int]:
+    """(height, width) of `render_rgb`'s image: the board, and the legend with special pieces."""
+    height = BASE_HEIGHT + (LEGEND_HEIGHT if "pieces" in snapshot else 0)
+    return height * scale, BASE_WIDTH * scale
 
 
 def render_rgb(snapshot: dict, scale: int = 1) -> np.ndarray:
-    """Draw the board as an RGB image of shape ``(240 * scale, 640 * scale, 3)``, dtype uint8."""
+    """Draw the board as an RGB image (uint8) of `image_size`: ``(240, 640, 3)`` times `scale`,
+    44 rows more with the legend of the special pieces."""
     s = scale
-    n = len(snapshot["pits"]) // 2
-    top, bottom = _board_rows(snapshot)
-    last = snapshot.get("last_pit")
-    to_move = snapshot["to_move"]
-
-    image = Image.new("RGB", (BASE_WIDTH * s, BASE_HEIGHT * s), BACKGROUND)
+    height, width = image_size(snapshot, s)
+    image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    pitch = (552 - 88) / n
-    radius = min(pitch * 0.42, 34)
-    label_font, count_font = _font(12 * s), _font(round(min(14, radius * 0.9) * s))
     draw.rounded_rectangle(
         (4 * s, 26 * s, 636 * s, 214 * s),
         radius=24 * s,
@@ -167,18 +243,46 @@ def render_rgb(snapshot: dict, scale: int = 1) -> np.ndarray:
         outline=BOARD_EDGE,
         width=3 * s,
     )
+    _draw_stores(draw, snapshot, s)
+    _draw_pits(draw, snapshot, s)
+    _draw_status(draw, snapshot, s)
+    if "pieces" in snapshot:
+        _draw_legend(draw, s)
+    return np.asarray(image, dtype=np.uint8)
 
+
+def _draw_stores(draw: ImageDraw.ImageDraw, snapshot: dict, s: int) -> None:
+    """Each store, labelled with its player, its count and the special pieces captured."""
+    small, count_font = _font(10 * s), _font(14 * s)
+    places = _pieces_by_place(snapshot)
     for store, x0 in ((1, 14), (0, 562)):
         box = (x0 * s, 40 * s, (x0 + 64) * s, 200 * s)
         draw.ellipse(box, fill=PIT, outline=PIT_EDGE, width=2 * s)
-        _centred_text(draw, ((x0 + 32) * s, 120 * s), str(snapshot["stores"][store]), count_font)
+        x = (x0 + 32) * s
+        _centred_text(draw, (x, 66 * s), f"player_{store}", small)
+        _centred_text(draw, (x, 78 * s), "store", small)
+        _centred_text(draw, (x, 106 * s), str(snapshot["stores"][store]), count_font)
+        _draw_badges(draw, places.get(f"store_{store}", []), x, 136 * s, 3, 12 * s)
 
+
+def _draw_pits(draw: ImageDraw.ImageDraw, snapshot: dict, s: int) -> None:
+    """The houses: count (``x`` when closed), house number, last-move highlight, the ring and
+    tag of a pregnant (uur) house, and the special pieces in it."""
+    n = len(snapshot["pits"]) // 2
+    top, bottom = _board_rows(snapshot)
+    last = last_pit(snapshot)
+    places = _pieces_by_place(snapshot)
+    pitch = (552 - 88) / n
+    radius = min(pitch * 0.42, 34)
     r = radius * s
-    for row, row_y in ((top, 80), (bottom, 160)):
+    count_font, small = _font(round(min(14, radius * 0.9) * s)), _font(10 * s)
+    for row, row_y, label_dy in ((top, 80, -radius - 7), (bottom, 160, radius + 7)):
         for col, pit in enumerate(row):
             x, y = (88 + pitch * (col + 0.5)) * s, row_y * s
+            _centred_text(draw, (x, y + label_dy * s), str(pit % n + 1), small)
             box = (round(x - r), round(y - r), round(x + r), round(y + r))
             outline, width = (HIGHLIGHT, 3 * s) if pit == last else (PIT_EDGE, 2 * s)
+            kinds = places.get(pit, [])
             if _is_closed(snapshot, pit):
                 draw.ellipse(box, fill=CLOSED, outline=outline, width=width)
                 d = r / 2
@@ -186,39 +290,135 @@ def render_rgb(snapshot: dict, scale: int = 1) -> np.ndarray:
                 draw.line((x - d, y + d, x + d, y - d), fill=TEXT, width=2 * s)
             else:
                 draw.ellipse(box, fill=PIT, outline=outline, width=width)
-                _centred_text(draw, (x, y), "".join(_pit_text(snapshot, pit)), count_font)
-            _draw_pieces(draw, _pieces_by_place(snapshot).get(pit, []), x, y + r * 0.55, s)
+                count, mark = _pit_text(snapshot, pit)
+                text = count + mark if mark == "*" else count  # the ring below shows a uur pit
+                _centred_text(draw, (x, y - r * 0.4 if kinds else y), text, count_font)
+            owner = _uur_owner(snapshot, pit)
+            if owner is not None:
+                inset = 5 * s
+                ring = (box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset)
+                draw.ellipse(ring, outline=UUR, width=2 * s)
+                _centred_text(draw, (x, y + r * 0.5), f"uur p{owner}", small, UUR)
+            _draw_badges(draw, kinds, x, y + r * 0.1, 4, min(12, radius * 0.36) * s)
 
+
+def _draw_badges(
+    draw: ImageDraw.ImageDraw, kinds: list, x: float, y: float, per_row: int, size: float
+) -> None:
+    """A lettered badge in its colour for each special piece, rows of `per_row` from `y` down,
+    centred on `x`."""
+    font = _font(max(round(size * 0.8), 6))
+    step = size * 1.1
+    for k, kind in enumerate(kinds):
+        row, col = divmod(k, per_row)
+        in_row = min(per_row, len(kinds) - row * per_row)
+        cx = x + (col - (in_row - 1) / 2) * step
+        cy = y + row * step + size / 2
+        letter, color = PIECE_LOOKS[kind]
+        half = size / 2
+        box = (cx - half, cy - half, cx + half, cy + half)
+        draw.rounded_rectangle(box, radius=size / 4, fill=color, outline=(20, 20, 20))
+        _centred_text(draw, (cx, cy), letter, font, _ink(color))
+
+
+def _draw_status(draw: ImageDraw.ImageDraw, snapshot: dict, s: int) -> None:
+    """The players (a dot for the one to move), the game's progress, and what the rules depend
+    on beyond the seeds (rounds, phase, odu, pieces in hand)."""
+    label_font = _font(12 * s)
     for player, y in ((1, 13), (0, 227)):
-        if player == to_move:
+        if player == snapshot["to_move"]:
             draw.ellipse((10 * s, (y - 5) * s, 20 * s, (y + 5) * s), fill=HIGHLIGHT)
         draw.text((26 * s, (y - 7) * s), f"player_{player}", fill=TEXT, font=label_font)
     info = f"{snapshot['variant']}   move {snapshot['move_number']}   {_status(snapshot)}"
-    info_x = round(632 * s - draw.textlength(info, font=label_font))
-    draw.text((info_x, 6 * s), info, fill=TEXT, font=label_font)
-    return np.asarray(image, dtype=np.uint8)
+    rules = rule_lines(snapshot)
+    hand = _pieces_by_place(snapshot).get("hand")
+    if hand:
+        rules.append("in hand: " + " ".join(PIECE_LOOKS[kind][0] for kind in hand))
+    for text, y in ((info, 6), ("   ".join(rules), 220)):
+        x = round(632 * s - draw.textlength(text, font=label_font))
+        draw.text((x, y * s), text, fill=TEXT, font=label_font)
 
 
-def _draw_pieces(draw: ImageDraw.ImageDraw, kinds: list, x: float, y: float, s: int) -> None:
-    """A dot in its colour for each special piece in a pit, in a row under the count."""
-    dot = 3 * s
-    start = x - (len(kinds) - 1) * dot * 1.25
-    for k, kind in enumerate(kinds):
-        cx = start + k * dot * 2.5
-        box = (cx - dot, y - dot, cx + dot, y + dot)
-        draw.ellipse(box, fill=PIECE_LOOKS[kind][1], outline=TEXT)
+def _draw_legend(draw: ImageDraw.ImageDraw, s: int) -> None:
+    """Each special piece's badge and name, in two rows of five under the board."""
+    font = _font(11 * s)
+    for k, (kind, _) in enumerate(PIECE_LOOKS.items()):
+        row, col = divmod(k, 5)
+        x, y = (24 + 124 * col) * s, (BASE_HEIGHT + 12 + 20 * row) * s
+        _draw_badges(draw, [kind], x, y - 7 * s, 1, 14 * s)
+        draw.text((x + 12 * s, y - 7 * s), kind.replace("_", " "), fill=TEXT, font=font)
 
 
-def render_for_mode(snapshot: dict, render_mode: str | None) -> str | np.ndarray | None:
-    """What an environment's ``render()`` returns in `render_mode`: the image (``"rgb_array"``),
-    the text (``"ansi"``), or None after printing the text (``"human"``) or warning (None)."""
-    if render_mode is None:
-        gymnasium.logger.warn("render() was called without a render_mode; nothing to draw")
-        return None
-    if render_mode == "rgb_array":
-        return render_rgb(snapshot)
-    text = render_ansi(snapshot)
-    if render_mode == "human":
-        print(text)
-        return None
-    return text
+def check_scale(scale: Any) -> int:
+    """The image's `scale`: an integer 1..MAX_SCALE (the 640 x 240 board times it)."""
+    number = as_integer(scale)
+    if number is None or not 1 <= number <= MAX_SCALE:
+        raise ValueError(f"scale must be an integer 1..{MAX_SCALE}, got {scale!r}")
+    return number
+
+
+class BoardView:
+    """What an environment's ``render()`` gives in `render_mode`: the image (``"rgb_array"``,
+    `scale` times 640 x 240), the text (``"ansi"``), or a window (``"human"``: a pygame window,
+    ``pip install 'mancala_env[human]'``, refreshed at `fps`; without pygame the text is
+    printed instead)."""
+
+    def __init__(self, render_mode: str | None, scale: int = 1, fps: float = 2) -> None:
+        self.render_mode = render_mode
+        self.scale = check_scale(scale)
+        self.fps = fps
+        self._window = None
+        self._clock = None
+
+    def render(self, snapshot: dict) -> str | np.ndarray | None:
+        """The image or text of `snapshot`; None after drawing the window or printing the text
+        (``"human"``) or warning that there is no render mode (None)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode; nothing to draw")
+            return None
+        if self.render_mode == "rgb_array":
+            return render_rgb(snapshot, self.scale)
+        if self.render_mode == "human" and self._show(snapshot):
+            return None
+        text = render_ansi(snapshot)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _show(self, snapshot: dict) -> bool:
+        """Draw `snapshot` in the window (opened on first use); False without pygame."""
+        try:
+            import pygame
+        except ImportError:
+            if self._window is None:
+                gymnasium.logger.warn(
+                    "render_mode='human' shows a window with pygame (pip install "
+                    "'mancala_env[human]'); printing the board as text instead"
+                )
+                self._window = False
+            return False
+        image = render_rgb(snapshot, self.scale)
+        if not self._window:
+            pygame.init()
+            pygame.display.set_caption(f"mancala_env: {snapshot['variant']}")
+            self._window = pygame.display.set_mode(image.shape[1::-1])
+            self._clock = pygame.time.Clock()
+        pygame.event.pump()
+        self._window.blit(pygame.surfarray.make_surface(image.swapaxes(0, 1)), (0, 0))
+        pygame.display.flip()
+        self._clock.tick(self.fps)
+        return True
+
+    def close(self) -> None:
+        """Close the window, if one is open."""
+        if self._window:
+            import pygame
+
+            pygame.display.quit()
+            pygame.quit()
+        self._window = self._clock = None
+
+    def __deepcopy__(self, memo: dict) -> BoardView:
+        """The same settings without the window (a copied environment opens its own)."""
+        return BoardView(self.render_mode, self.scale, self.fps)

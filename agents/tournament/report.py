@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
+from mancala_env.variants import get_variant
+
 from .ratings import Ratings
 from .runner import TournamentResult
 
@@ -79,12 +81,86 @@ def format_leaderboard(result: TournamentResult) -> str:
     return "\n".join(lines)
 
 
-def _crosstable_matrix(ratings: Ratings) -> tuple[list[str], np.ndarray]:
+CROSSTABLE_COLORMAP = "cividis"  # lightness rises steadily: readable with any colour vision
+STALL_NOTE = (
+    "Games stopped because no seed left the board for stall_limit={limit} plies (the agreed "
+    "stop of a chase that never captures) form the cluster at the long end: {stalls} of {games}."
+)
+
+
+def _crosstable_matrix(ratings: Ratings) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """The agents in rank order, each row's score against each column, and the games played."""
     agents = [s.agent for s in ratings.standings]
-    matrix = np.full((len(agents), len(agents)), np.nan)
+    scores = np.full((len(agents), len(agents)), np.nan)
+    games = np.zeros((len(agents), len(agents)), dtype=int)
     for (a, b), pair in ratings.crosstable.items():
-        matrix[agents.index(a), agents.index(b)] = pair.points / pair.games
-    return agents, matrix
+        i, j = agents.index(a), agents.index(b)
+        scores[i, j], games[i, j] = pair.points / pair.games, pair.games
+    return agents, scores, games
+
+
+def relative_luminance(rgb: tuple[float, ...]) -> float:
+    """WCAG 2's relative luminance of an sRGB colour with channels in 0..1."""
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb[:3]]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def text_color(background: tuple[float, ...]) -> str:
+    """Black or white, whichever contrasts more with `background` (WCAG's contrast ratio: the
+    two are equal at a luminance of about 0.179)."""
+    luminance = relative_luminance(background)
+    return "black" if (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) else "white"
+
+
+def _stall_limit(result: TournamentResult) -> int:
+    config = result.config
+    return get_variant(config.variant).options(**config.options).stall_limit
+
+
+def stall_note(result: TournamentResult) -> str:
+    """Why game lengths have a second cluster: how many games the stall limit stopped."""
+    stalls = sum(r["end_reason"] == "stall" for r in result.records)
+    return STALL_NOTE.format(limit=_stall_limit(result), stalls=stalls, games=len(result.records))
+
+
+def crosstable_figure(ratings: Ratings):
+    """The crosstable heatmap: each cell the row's score against the column and its games."""
+    import matplotlib.pyplot as plt
+
+    agents, scores, games = _crosstable_matrix(ratings)
+    colormap = plt.get_cmap(CROSSTABLE_COLORMAP)
+    fig, ax = plt.subplots(figsize=(1.2 * len(agents) + 3, 1.0 * len(agents) + 2))
+    image = ax.imshow(scores, cmap=colormap, vmin=0, vmax=1)
+    ax.set_xticks(range(len(agents)), agents, rotation=30, ha="right")
+    ax.set_yticks(range(len(agents)), agents)
+    for i, j in zip(*np.nonzero(~np.isnan(scores)), strict=True):
+        label = f"{100 * scores[i, j]:.0f}%\n{games[i, j]} games"
+        color = text_color(colormap(scores[i, j]))
+        ax.text(j, i, label, ha="center", va="center", color=color, fontsize=9)
+    ax.set_title("Crosstable: score of row against column")
+    fig.colorbar(image, ax=ax, label="score of row against column")
+    return fig
+
+
+def lengths_figure(result: TournamentResult):
+    """Game lengths, the games the stall limit stopped stacked apart from the others."""
+    import matplotlib.pyplot as plt
+
+    lengths = np.array([r["length"] for r in result.records])
+    stalled = np.array([r["end_reason"] == "stall" for r in result.records], dtype=bool)
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.hist(
+        [lengths[~stalled], lengths[stalled]],
+        bins=np.histogram_bin_edges(lengths, bins=30),
+        stacked=True,
+        color=plt.get_cmap(CROSSTABLE_COLORMAP)([0.15, 0.85]),
+        label=["ended by the rules", f"stopped by the stall limit ({_stall_limit(result)})"],
+    )
+    ax.set_title(f"Game lengths: {result.config.variant}, {len(lengths)} games")
+    ax.set_xlabel("game length (plies)")
+    ax.set_ylabel("games")
+    ax.legend()
+    return fig
 
 
 def _plots(result: TournamentResult) -> dict[str, bytes]:
@@ -108,24 +184,8 @@ def _plots(result: TournamentResult) -> dict[str, bytes]:
     ax.set_xlabel("Elo (mean 0), 95% bootstrap interval")
     ax.grid(axis="x", alpha=0.3)
     images["ratings.png"] = _png(fig)
-
-    agents, matrix = _crosstable_matrix(ratings)
-    fig, ax = plt.subplots(figsize=(1.2 * len(agents) + 3, 1.0 * len(agents) + 2))
-    image = ax.imshow(matrix, cmap="RdYlGn", vmin=0, vmax=1)
-    ax.set_xticks(range(len(agents)), agents, rotation=30, ha="right")
-    ax.set_yticks(range(len(agents)), agents)
-    for i in range(len(agents)):
-        for j in range(len(agents)):
-            if not np.isnan(matrix[i, j]):
-                ax.text(j, i, f"{100 * matrix[i, j]:.0f}%", ha="center", va="center")
-    fig.colorbar(image, ax=ax, label="score of row against column")
-    images["crosstable.png"] = _png(fig)
-
-    fig, ax = plt.subplots(figsize=(7, 3.5))
-    ax.hist([r["length"] for r in result.records], bins=30)
-    ax.set_xlabel("game length (plies)")
-    ax.set_ylabel("games")
-    images["lengths.png"] = _png(fig)
+    images["crosstable.png"] = _png(crosstable_figure(ratings))
+    images["lengths.png"] = _png(lengths_figure(result))
     plt.close("all")
     return images
 
@@ -185,7 +245,7 @@ def _markdown(result: TournamentResult) -> str:
         f"(95% interval {100 * low:.1f}-{100 * high:.1f}%) over {ratings.first_mover_games} games.",
         "",
         f"Game length: median {np.median(lengths):.0f} plies, shortest {min(lengths)}, "
-        f"longest {max(lengths)}.",
+        f"longest {max(lengths)}. {stall_note(result)}",
         "",
         "![game lengths](lengths.png)",
         "",

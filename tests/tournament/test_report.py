@@ -1,0 +1,82 @@
+"""The report's pictures: colours readable by every reader, cells that say how many games they
+rest on, and a game-length histogram that explains its second cluster."""
+
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pytest
+
+from agents.tournament.ratings import rate
+from agents.tournament.report import (
+    CROSSTABLE_COLORMAP,
+    _markdown,
+    crosstable_figure,
+    lengths_figure,
+    relative_luminance,
+    text_color,
+)
+from agents.tournament.runner import TournamentResult
+from agents.tournament.schedule import TournamentConfig
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+AGENTS = ("random", "greedy", "alphabeta:depth=1")
+# (agent_0, agent_1, winner, games): each pair a different number of games
+PAIRS = [(0, 1, 1, 4), (0, 2, 1, 6), (1, 2, -1, 2), (1, 2, 1, 6)]
+FIELDS = ("agent_0", "agent_1", "first_player", "winner", "end_reason", "length")
+
+
+def contrast(text: str, background) -> float:
+    high, low = sorted([1.0 if text == "white" else 0.0, relative_luminance(background)])[::-1]
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.fixture
+def result() -> TournamentResult:
+    records = []
+    for a, b, winner, games in PAIRS:
+        for k in range(games):
+            stalled = k == 0  # one game of each group reaches the stall limit
+            end = ("stall", 100) if stalled else ("no_move", 30 + k)
+            records.append(dict(zip(FIELDS, (AGENTS[a], AGENTS[b], 0, winner, *end), strict=True)))
+    config = TournamentConfig("oware", AGENTS, options={"stall_limit": 90})
+    ratings = rate(records, AGENTS, bootstrap=20)
+    yield TournamentResult(config, Path("t.sqlite"), records, ratings, len(records))
+    plt.close("all")
+
+
+def test_crosstable_colours_rise_in_lightness_and_every_cell_text_is_readable():
+    colormap = plt.get_cmap(CROSSTABLE_COLORMAP)
+    values = np.linspace(0, 1, 101)
+    luminance = [relative_luminance(colormap(v)) for v in values]
+    assert np.all(np.diff(luminance) > 0)  # one lightness order, whatever the colour vision
+    for v in values:
+        background = colormap(v)
+        assert contrast(text_color(background), background) >= 4.5  # WCAG AA
+    assert text_color(colormap(0.0)) == "white" and text_color(colormap(1.0)) == "black"
+
+
+def test_crosstable_cells_show_score_and_games(result):
+    (ax, _) = crosstable_figure(result.ratings).axes
+    cells = {text.get_text(): text.get_color() for text in ax.texts}
+    assert len(cells) == len(result.ratings.crosstable)
+    colormap = plt.get_cmap(CROSSTABLE_COLORMAP)
+    for pair in result.ratings.crosstable.values():
+        score = pair.points / pair.games
+        label = f"{100 * score:.0f}%\n{pair.games} games"
+        assert cells[label] == text_color(colormap(score))
+    assert {pair.games for pair in result.ratings.crosstable.values()} == {4, 6, 8}
+
+
+def test_lengths_histogram_has_a_title_and_sets_the_stall_stops_apart(result):
+    (ax,) = lengths_figure(result).axes
+    assert ax.get_title() == f"Game lengths: oware, {len(result.records)} games"
+    labels = [text.get_text() for text in ax.get_legend().get_texts()]
+    assert labels == ["ended by the rules", "stopped by the stall limit (90)"]
+    rules, stall = ax.containers
+    heights = [sum(patch.get_height() for patch in bars) for bars in (rules, stall)]
+    assert heights == [len(result.records) - len(PAIRS), len(PAIRS)]
+    markdown = _markdown(result)
+    assert "stall_limit=90 plies" in markdown and f": 4 of {len(result.records)}." in markdown
