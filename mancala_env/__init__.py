@@ -22,6 +22,7 @@ from typing import Any
 import pettingzoo
 
 from . import registration
+from ._version import __version__
 from .game import Game, IllegalActionError, SnapshotError
 from .registration import RetiredVersionError
 from .variants import VARIANTS, Variant, get_variant
@@ -51,6 +52,7 @@ __all__ = [
     "IllegalActionError",
     "RetiredVersionError",
     "SnapshotError",
+    "__version__",
     "list_variants",
     "make",
 ]

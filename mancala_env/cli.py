@@ -34,7 +34,7 @@ from agents.tournament import (
 )
 from agents.tournament.replay import load_record, replay
 
-from . import list_variants
+from . import __version__, list_variants
 from .game import Game
 from .render import render_ansi
 from .variants import VARIANTS, describe_options, get_variant
@@ -332,6 +332,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mancala", description="African sowing games (the mancala family)."
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("variants", help="list the rule sets, their actions and options")

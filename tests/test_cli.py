@@ -176,3 +176,12 @@ def test_variants_of_an_unknown_name_suggests_the_closest(capsys):
     status, out, err = run(capsys, "variants", "jerni")
     assert status == 2 and out == ""
     assert "unknown variant 'jerni' (did you mean 'jerin'?)" in err
+
+
+def test_version(capsys):
+    import mancala_env
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.strip() == f"mancala {mancala_env.__version__}"
