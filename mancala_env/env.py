@@ -6,9 +6,9 @@
 | Parallel API       | No                                                                  |
 | Agents             | `agents= ['player_0', 'player_1']`                                  |
 | Action Shape       | (1,)                                                                |
-| Action Values      | Discrete(6), or more with special moves or a setting out (Mangala)  |
-| Observation Shape  | (16,); more for rule sets with rounds (see `mancala_env.observation`) |
-| Observation Values | [0, total seeds]                                                    |
+| Action Values      | Discrete(n): the rule set's action blocks (`mancala variants NAME`) |
+| Observation Shape  | (16,) or more (`env.observation_names`, docs/observations.md)       |
+| Observation Values | [0, total seeds] (int8)                                             |
 
 Observation: a dict of `observation` and `action_mask`. `observation` is seen from the observing
 player's side (`mancala_env.observation` says what each number is): the twelve pits counted
@@ -16,8 +16,9 @@ from the observer's house 1, both stores and both special-move flags, own first,
 the rule set needs (ownership, closed pits and rounds, the setting out). `action_mask` (int8)
 marks the legal actions of the player to move and is all zeros for the other player.
 
-Actions: `a < 6` lifts the mover's house `a + 1`; special moves (Ayoyayo's odu transfer) take
-further numbers (see the rule set's page).
+Actions: `a < 6` lifts the mover's house `a + 1`; special moves (Ayoyayo's odu transfer, J'erin's
+opening, Mangala's setting out, 10 Mighty Men's decisions) take the numbers after, one block
+each (`mancala_env.variants.actions`; `mancala variants NAME` lists them).
 
 Rewards: +1 to the winner and -1 to the loser when the game ends, 0 to both for a draw
 (`reward="win_loss"`); with `reward="score"`, each step gives each player the change in

@@ -4,9 +4,9 @@ The legal actions of the player to move are kept in the state (``LEGAL``), recom
 at the start of every turn, so that the mask an agent sees is by construction the set of
 actions `step` accepts.
 
-Actions: ``a < N`` lifts the mover's house ``a + 1``; ``N <= a < 2N`` moves house
-``a - N + 1`` en bloc to the next house, ``2N <= a < 3N`` to the previous one (Ayoyayo's
-once-a-game odu transfer).
+What each action number means is the rule set's list of action blocks
+(`mancala_env.variants.actions`): the lifts first, then its special moves; `moves.play` plays
+them by the same offsets.
 """
 
 import numpy as np
