@@ -15,11 +15,13 @@ special moves and setting out.
   move first, then the moves that win the game at once, then by the seeds they win this turn
   (store gain less the opponent's); at the root, moves that tie are shuffled by the agent's seed.
 - The transposition table is keyed on a 64-bit hash of every slot of the state that affects
-  legal moves and outcomes (see `KEY_SLOTS`), and stores a value, a bound and the best move.
+  legal moves and outcomes (the engine's `position.POSITION_SLOTS`), and stores a value, a
+  bound and the best move.
   A stored value is used only for a search of the same depth, so a fixed-depth search returns
   exactly the minimax value of that depth, with the table or without it.
 - While the seeds are set out (Mangala), the distributor's choices are limited to
-  `set_out_choices` counts spread from none to all of the seeds left, and the even share.
+  `set_out_choices` counts spread from none to all of the seeds left, and the even share (the
+  setting out's own search hint, `engine.setting_out.set_out_sampled`).
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ from numba.core.dispatcher import Dispatcher
 
 from mancala_env import Game
 from mancala_env.engine import layout as L
-from mancala_env.engine.setting_out import central_pit
+from mancala_env.engine.position import position_key
+from mancala_env.engine.setting_out import set_out_sampled
 from mancala_env.engine.turn import step
 
 from .search import SearchAgent
@@ -61,47 +64,6 @@ BEST = 3  # the root's best move
 PV = 4  # the move to search first at the root (the previous iteration's best), -1 for none
 LEAVES = 5  # positions evaluated at the horizon (0: the whole tree was searched)
 N_STATS = 6
-
-# Every slot of the state that affects legal moves and outcomes. Left out: the records of what
-# happened (MOVE_NUMBER, LAST_ACTION, LAST_PIT, END_REASON) and what is worked out from the rest
-# (LEGAL, FEED_POSSIBLE). TURNS is hashed as "has moved this round" (the rules only ask whether
-# it is zero).
-KEY_SLOTS = np.array(
-    list(range(L.PITS, L.STORE + 2))
-    + [L.TO_MOVE, L.OVER, L.STALL, L.SPECIAL_USED, L.SPECIAL_USED + 1, L.LAST_CAPTURER]
-    + list(range(L.OWNER, L.OWNER + L.N_PITS))
-    + list(range(L.CLOSED, L.CLOSED + L.N_PITS))
-    + [L.PHASE, L.ROUND, L.ROUNDS_WON, L.ROUNDS_WON + 1, L.ROUND_STARTER]
-    + [L.ROUND_START_STORE, L.ROUND_START_STORE + 1, L.ROUND_OVER]
-    + list(range(L.UUR, L.UUR + L.N_PITS))
-    + list(range(L.SETUP, L.SETUP + 8))
-    + [L.WINNER]
-    + list(range(L.BOARD_LOW, L.STATE_SIZE)),  # special pieces and a move of them under way
-    dtype=np.int64,
-)
-
-
-@njit(cache=True)
-def _mix(h):
-    h ^= h >> np.uint64(31)
-    h *= np.uint64(0x7FB5D329728EA185)
-    h ^= h >> np.uint64(27)
-    h *= np.uint64(0x81DADEF4BC2DD44D)
-    h ^= h >> np.uint64(33)
-    return h
-
-
-@njit(cache=True)
-def state_key(state):
-    """A 64-bit hash of the slots of `state` that matter for the rest of the game."""
-    h = np.uint64(0x9E3779B97F4A7C15)
-    for i in range(KEY_SLOTS.shape[0]):
-        value = np.uint64(np.int64(state[KEY_SLOTS[i]]) & 0xFFFFFFFF)
-        h = _mix(h ^ value ^ (np.uint64(i) << np.uint64(40)))
-    for player in range(2):
-        moved = np.uint64(1 if state[L.TURNS + player] > 0 else 0)
-        h = _mix(h ^ moved ^ (np.uint64(200 + player) << np.uint64(40)))
-    return h
 
 
 @njit(cache=True)
@@ -156,25 +118,6 @@ def _decay(value):
 
 
 @njit(cache=True)
-def kept_set_out(state, action, params, choices):
-    """Whether the search tries the setting-out action `action`: the even share of the seeds
-    left, or one of `choices` counts spread from none to all of them (0: every count)."""
-    if choices <= 0:
-        return True
-    count = action - params[L.P_LIFT_ACTIONS]
-    filled = state[L.SETUP + L.SETUP_FILLED]
-    here = state[central_pit(state[L.SETUP + L.SETUP_DISTRIBUTOR], filled)]
-    if count == here // (L.SETUP_CENTRAL_HOLES - filled):
-        return True
-    if choices == 1:
-        return False
-    for i in range(choices):  # noqa: SIM110 (a loop compiles; any() over a generator may not)
-        if count == (i * here + (choices - 1) // 2) // (choices - 1):
-            return True
-    return False
-
-
-@njit(cache=True)
 def _negamax(state, depth, ply, alpha, beta, rules, table, plies, control):
     """The value of `state` for its player to move, searched `depth` plies (fail-soft).
 
@@ -201,7 +144,7 @@ def _negamax(state, depth, ply, alpha, beta, rules, table, plies, control):
     slot = 0
     first = -1
     if use_table:
-        key = state_key(state)
+        key = position_key(state)
         slot = np.int64(key & np.uint64(tt_keys.shape[0] - 1))
         if tt_keys[slot] == key:
             first = tt_moves[slot]
@@ -225,7 +168,7 @@ def _negamax(state, depth, ply, alpha, beta, rules, table, plies, control):
     for action in range(params[L.P_N_ACTIONS]):
         if state[L.LEGAL + action] == 0:
             continue
-        if setting_out and not kept_set_out(state, action, params, set_out_choices):
+        if setting_out and not set_out_sampled(state, action, params, set_out_choices):
             continue
         child = children[ply, n]
         child[:] = state

@@ -122,3 +122,23 @@ def setting_out_candidates(state, params, out):
     elif state[PHASE] == PHASE_CHOOSE:  # accept the position, or turn the board round
         out[lifts + params[P_TOTAL_SEEDS] + 1] = 1
         out[lifts + params[P_TOTAL_SEEDS] + 2] = 1
+
+
+@njit(cache=True)
+def set_out_sampled(state, action, params, choices):
+    """A search hint of the setting out: whether a search tries the setting-out action
+    `action`. It keeps the even share of the seeds left and `choices` counts spread from none
+    to all of them (0: every count), as 71 counts a hole make a setting out too wide to search."""
+    if choices <= 0:
+        return True
+    count = action - params[P_LIFT_ACTIONS]
+    filled = state[SETUP + SETUP_FILLED]
+    here = state[central_pit(state[SETUP + SETUP_DISTRIBUTOR], filled)]
+    if count == here // (SETUP_CENTRAL_HOLES - filled):
+        return True
+    if choices == 1:
+        return False
+    for i in range(choices):  # noqa: SIM110 (a loop compiles; any() over a generator may not)
+        if count == (i * here + (choices - 1) // 2) // (choices - 1):
+            return True
+    return False
