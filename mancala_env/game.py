@@ -137,7 +137,7 @@ class Game:
             "stores": [int(x) for x in self.stores],
             "to_move": None if self.over else self.to_move,
             "move_number": self.move_number,
-            "plies_since_capture": int(s[L.STALL]),
+            "stall_plies": int(s[L.STALL_PLIES]),
             "special_used": [int(s[L.SPECIAL_USED]), int(s[L.SPECIAL_USED + 1])],
             "last_action": None if last < 0 else last,
             "last_pit": None if last_pit < 0 else last_pit,

@@ -34,12 +34,14 @@ PHASE_CODES = {name: code for code, name in L.PHASE_NAMES.items()}
 END_REASON_CODES = {name: code for code, name in L.END_REASON_NAMES.items()}
 DEFAULT_OWNERS = [0] * L.N_HOUSES + [1] * L.N_HOUSES
 COMMON_FIELDS = [
-    *("variant", "options", "pits", "stores", "to_move", "move_number", "plies_since_capture"),
+    *("variant", "options", "pits", "stores", "to_move", "move_number", "stall_plies"),
     *("special_used", "last_action", "last_pit", "last_capturer", "end_reason", "winner"),
     *("owners", "closed", "uur", "turns", "round", "rounds_won", "round_starter"),
     *("round_start_stores", "setup", "phase"),
 ]
 PIECE_FIELDS = ("pieces", "move", "board_low")
+# Earlier names of fields, still read: an old snapshot restores as it was written.
+RENAMED_FIELDS = {"plies_since_capture": "stall_plies"}
 
 
 @dataclasses.dataclass
@@ -132,6 +134,8 @@ def phase_of(snapshot: dict[str, Any], rules: Rules) -> int:
 
 def state_from_snapshot(snapshot: Any, rules: Rules) -> np.ndarray:
     """The state vector `snapshot` describes, before the start-of-turn rules run on it."""
+    if isinstance(snapshot, dict):
+        snapshot = {RENAMED_FIELDS.get(key, key): value for key, value in snapshot.items()}
     check_keys(snapshot, rules)
     s = np.zeros(L.STATE_SIZE, dtype=np.int32)
     phase = phase_of(snapshot, rules)
@@ -164,9 +168,7 @@ def state_from_snapshot(snapshot: Any, rules: Rules) -> np.ndarray:
 
 def _counters(snapshot: dict[str, Any], s: np.ndarray) -> None:
     s[L.MOVE_NUMBER] = integer(snapshot.get("move_number", 0), "move_number", 0, COUNTER_MAX)
-    s[L.STALL] = integer(
-        snapshot.get("plies_since_capture", 0), "plies_since_capture", 0, COUNTER_MAX
-    )
+    s[L.STALL_PLIES] = integer(snapshot.get("stall_plies", 0), "stall_plies", 0, COUNTER_MAX)
     s[L.TURNS : L.TURNS + 2] = integer_list(snapshot, "turns", 2, COUNTER_MAX, [0, 0])
 
 

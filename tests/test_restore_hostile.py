@@ -145,7 +145,7 @@ def test_a_snapshot_that_is_not_a_dict_is_refused(bad):
     "change, message",
     [
         ({"move_number": 2**31}, r"'move_number' must be an integer from 0 to 1073741824"),
-        ({"plies_since_capture": -1}, "'plies_since_capture' must be an integer from 0"),
+        ({"stall_plies": -1}, "'stall_plies' must be an integer from 0"),
         # a counter at the int32 limit would wrap round as the game counts on
         ({"turns": [0, 2**31 - 1]}, "'turns' must be an integer from 0 to 1073741824"),
         ({"options": {"grand_slam": "capture"}}, r"'options' differ .* grand_slam='capture'"),
@@ -180,3 +180,13 @@ def test_pregnant_pits_come_in_facing_pairs():
     snap = {**game.snapshot(), "uur": [0] + [None] * 11}
     with pytest.raises(SnapshotError, match="facing pairs"):
         game.restore(snap)
+
+
+def test_a_snapshot_written_with_the_earlier_name_of_a_field_restores():
+    """'plies_since_capture' was the name of 'stall_plies' (the count is not always since a
+    capture: 10 Mighty Men's counts since the board's last new low)."""
+    game = Game("oware")
+    old = {**game.snapshot(), "plies_since_capture": 42}
+    del old["stall_plies"]
+    game.restore(old)
+    assert game.snapshot()["stall_plies"] == 42

@@ -43,7 +43,7 @@ from .layout import (
     TURNS,
     UUR,
 )
-from .pieces import piece_candidates, play_pieces
+from .pieces import make_piece_move, piece_candidates
 from .setting_out import set_out, setting_out_candidates
 from .sowing import ENDLESS, sow, sow_hand, sow_relay
 
@@ -71,10 +71,10 @@ def _first_turn(state, mover, params):
 
 
 @njit(cache=True)
-def play(state, action, mover, params):
+def make_move(state, action, mover, params):
     """Make the move `action` of `mover` on `state`; return capture flags, or ENDLESS."""
     if params[P_PIECE_GAME] == 1:
-        return play_pieces(state, action, mover, params)
+        return make_piece_move(state, action, mover, params)
     lifts = params[P_LIFT_ACTIONS]
     if state[PHASE] != PHASE_PLAY:
         return set_out(state, action - lifts, mover, params)

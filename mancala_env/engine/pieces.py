@@ -787,7 +787,7 @@ def _advance(state, mover, params):
 
 
 @njit(cache=True)
-def play_pieces(state, action, mover, params):
+def make_piece_move(state, action, mover, params):
     """Make the action `action` of `mover` in a game with special pieces; return capture flags
     (EXTRA_TURN while the mover has a decision still to make)."""
     lifts = params[P_LIFT_ACTIONS]

@@ -14,7 +14,7 @@ from . import layout as L
 
 POSITION_SLOTS = np.array(
     list(range(L.PITS, L.STORE + 2))
-    + [L.TO_MOVE, L.OVER, L.STALL, L.SPECIAL_USED, L.SPECIAL_USED + 1, L.LAST_CAPTURER]
+    + [L.TO_MOVE, L.OVER, L.STALL_PLIES, L.SPECIAL_USED, L.SPECIAL_USED + 1, L.LAST_CAPTURER]
     + list(range(L.OWNER, L.OWNER + L.N_PITS))
     + list(range(L.CLOSED, L.CLOSED + L.N_PITS))
     + [L.PHASE, L.ROUND, L.ROUNDS_WON, L.ROUNDS_WON + 1, L.ROUND_STARTER]

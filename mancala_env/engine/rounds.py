@@ -41,7 +41,7 @@ from .layout import (
     ROUNDS_REFILL_OWN_ROW,
     ROUNDS_WON,
     SPECIAL_USED,
-    STALL,
+    STALL_PLIES,
     STARTER_ROUND_LOSER,
     STORE,
     TO_MOVE,
@@ -157,6 +157,6 @@ def close_round(state, params):
         state[ROUND_START_STORE + player] = state[STORE + player]
         state[TURNS + player] = 0
         state[SPECIAL_USED + player] = 0
-    state[STALL] = 0
+    state[STALL_PLIES] = 0
     state[LAST_CAPTURER] = -1
     state[END_REASON] = 0

@@ -5,7 +5,7 @@ at the start of every turn, so that the mask an agent sees is by construction th
 actions `step` accepts.
 
 What each action number means is the rule set's list of action blocks
-(`mancala_env.variants.actions`): the lifts first, then its special moves; `moves.play` plays
+(`mancala_env.variants.actions`): the lifts first, then its special moves; `moves.make_move` plays
 them by the same offsets.
 """
 
@@ -66,7 +66,7 @@ from .layout import (
     REMAINDER_SPLIT,
     ROUND_OVER,
     ROUND_STARTER,
-    STALL,
+    STALL_PLIES,
     STATE_SIZE,
     STORE,
     TO_MOVE,
@@ -74,7 +74,7 @@ from .layout import (
     UUR,
     WINNER,
 )
-from .moves import lifted_pit, play, rule_candidates
+from .moves import lifted_pit, make_move, rule_candidates
 from .pieces import pieces_follow, start_pieces
 from .rounds import close_round
 from .setting_out import start_setting_out
@@ -87,7 +87,7 @@ ILLEGAL = -1  # returned by `step` for an action the mask forbids, or a finished
 def _outcome(state, action, mover, params, scratch):
     """Play `action` on a copy: -1 if it never ends, else 1 when the opponent then has seeds."""
     scratch[:] = state
-    if play(scratch, action, mover, params) == ENDLESS:
+    if make_move(scratch, action, mover, params) == ENDLESS:
         return -1
     return 1 if row_seeds(scratch, 1 - mover) > 0 else 0
 
@@ -268,7 +268,7 @@ def _settle_turn(state, params):
             _award_board(state, mover, END_CANNOT_FEED)
             return
         if _count_legal(state, params) > 0:
-            if state[PHASE] == PHASE_PLAY and state[STALL] >= params[P_STALL_LIMIT]:
+            if state[PHASE] == PHASE_PLAY and state[STALL_PLIES] >= params[P_STALL_LIMIT]:
                 _finish(state, params[P_STALL_REMAINDER], END_STALL)
             return
         if free_row_seeds(state, mover) > 0:  # seeds, but every move is forbidden
@@ -301,7 +301,7 @@ def step(state, action, params):
     could_feed = state[FEED_POSSIBLE] == 1
     seeds_before = board_seeds(state)
     decision = state[PHASE] != PHASE_PLAY  # a setting-out step, or a decision within a move
-    flags = play(state, action, mover, params)
+    flags = make_move(state, action, mover, params)
     state[MOVE_NUMBER] += 1
     state[LAST_ACTION] = action
     if not decision:  # a decision is no turn, and no ply towards the stall limit
@@ -314,9 +314,9 @@ def step(state, action, params):
     else:
         taken = seeds < seeds_before
     if taken:
-        state[STALL] = 0
+        state[STALL_PLIES] = 0
     elif not decision:
-        state[STALL] += 1
+        state[STALL_PLIES] += 1
     if params[P_FEEDING] == FEED_PENALTY and opponent_was_empty and row_seeds(state, opponent) == 0:
         if flags & CAPTURED:
             # The opponent's last seeds were captured: the mover keeps their own.

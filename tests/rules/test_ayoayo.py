@@ -382,7 +382,7 @@ def test_variation_a_last_seed_in_the_store_ends_the_turn():
         [21, 22],
         to_move=0,
         options={"sow_into_stores": True},
-        plies_since_capture=7,
+        stall_plies=7,
     )
     game.step(4)
     assert outcome(game) == {
@@ -391,7 +391,7 @@ def test_variation_a_last_seed_in_the_store_ends_the_turn():
         "to_move": 1,
         "end_reason": None,
     }
-    assert game.snapshot()["plies_since_capture"] == 0
+    assert game.snapshot()["stall_plies"] == 0
 
 
 def test_variation_seeds_pass_through_the_own_store_only():

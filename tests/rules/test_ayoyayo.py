@@ -247,7 +247,7 @@ def test_odu_moves_a_house_en_bloc_to_the_next_own_house_once_a_game():
     }
     snapshot = game.snapshot()
     assert snapshot["special_used"] == [1, 0]
-    assert snapshot["plies_since_capture"] == 1
+    assert snapshot["stall_plies"] == 1
     assert game.legal_actions() == [0, 1, 2, 4, 5, 6, 7, 8, 10]
     game.step(0)  # B lifts house 7: 2 seeds into 8, 9
     assert game.legal_actions() == [0, 2, 4, 5]

@@ -165,7 +165,7 @@ def test_a_chase_is_stopped_after_exactly_stall_limit_plies(
     assert outcome(game) == {"pits": board, "stores": stores, "to_move": 0, "end_reason": None}
     play_chase(game, moves, 99 - len(moves))
     assert not game.over
-    assert game.snapshot()["plies_since_capture"] == 99
+    assert game.snapshot()["stall_plies"] == 99
     game.step(moves[99 % len(moves)])
     assert game.move_number == 100
     assert outcome(game) == {
@@ -203,10 +203,10 @@ def test_a_seed_leaving_the_board_restarts_the_stall_count():
         [0, 2, 0, 0, 1, 0, 3, 0, 5, 0, 1, 0],
         [18, 18],
         to_move=0,
-        plies_since_capture=99,
+        stall_plies=99,
     )
     game.step(1)
-    assert game.snapshot()["plies_since_capture"] == 0
+    assert game.snapshot()["stall_plies"] == 0
     assert not game.over
 
 
@@ -292,7 +292,7 @@ def test_the_rule_sets_own_ending_wins_over_the_stall_stop_on_the_same_ply(
     """The ply that reaches stall_limit (the 100th without a capture) also ends the game by the
     source's own rule: the source's ending is the one played, with its stores and reason."""
     options = {"first_player": "player_0"}
-    game = position(variant, board, stores, to_move=0, options=options, plies_since_capture=99)
+    game = position(variant, board, stores, to_move=0, options=options, stall_plies=99)
     game.step(action)
     assert outcome(game) == {
         "pits": [0] * 12,

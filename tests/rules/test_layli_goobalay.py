@@ -523,7 +523,7 @@ def test_bound_stall_limit_stops_a_round_without_captures():
         [20, 19],
         to_move=0,
         uur=uur(p2=1, p9=1),
-        plies_since_capture=2,
+        stall_plies=2,
         options={"stall_limit": 3},
     )
     game.step(0)  # pit 0's seed into empty pit 1; pit 10 facing it is empty

@@ -11,7 +11,7 @@ from positions import outcome, position
 
 from mancala_env import Game, IllegalActionError
 from mancala_env.engine import layout as L
-from mancala_env.engine.moves import play, rule_candidates
+from mancala_env.engine.moves import make_move, rule_candidates
 from mancala_env.engine.sowing import ENDLESS
 from mancala_env.env import raw_env
 
@@ -66,7 +66,7 @@ def test_rule_1_the_distributor_fills_the_central_holes_one_after_another():
     snap = game.snapshot()
     assert snap["phase"] == "choose" and game.to_move == 0
     assert game.legal_actions() == [ACCEPT, TURN_ROUND]
-    assert snap["turns"] == [0, 0] and snap["plies_since_capture"] == 0
+    assert snap["turns"] == [0, 0] and snap["stall_plies"] == 0
     assert snap["move_number"] == 3 and game.stores.tolist() == [0, 0]
 
 
@@ -369,7 +369,9 @@ def test_the_forced_opening_turns_of_every_setting_out_end():
                         if not out.any():  # a row left empty: that player cannot move
                             break
                         assert out.sum() == 1
-                        assert play(state, int(np.flatnonzero(out)[0]), mover, params) != ENDLESS
+                        assert (
+                            make_move(state, int(np.flatnonzero(out)[0]), mover, params) != ENDLESS
+                        )
                         state[L.TURNS + mover] = 1
                     cases += 1
     assert cases == 2 * 62196

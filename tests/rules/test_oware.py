@@ -328,7 +328,7 @@ def test_two_seeds_chasing_are_stopped_after_stall_limit_plies(name):
             assert outcome(game)["pits"] == start and game.to_move == 0
         if ply + 1 < 100:
             assert game.stores.tolist() == [23, 23]
-            assert game.snapshot()["plies_since_capture"] == ply + 1
+            assert game.snapshot()["stall_plies"] == ply + 1
     assert game.move_number == 100
     assert outcome(game) == {
         "pits": [0] * 12,
@@ -384,7 +384,7 @@ def test_stall_remainder_option(name, remainder, stores):
         [22, 22],
         to_move=0,
         options={"stall_remainder": remainder},
-        plies_since_capture=99,
+        stall_plies=99,
     )
     assert game.legal_actions() == [0]
     game.step(0)
@@ -405,7 +405,7 @@ def test_a_capture_restarts_the_stall_count(name):
         [2, 0, 0, 3, 0, 1, 2, 4, 0, 1, 0, 0],
         [16, 19],
         to_move=0,
-        plies_since_capture=99,
+        stall_plies=99,
     )
     game.step(5)  # pit 6 made 3: captured
     assert outcome(game) == {
@@ -414,7 +414,7 @@ def test_a_capture_restarts_the_stall_count(name):
         "to_move": 1,
         "end_reason": None,
     }
-    assert game.snapshot()["plies_since_capture"] == 0
+    assert game.snapshot()["stall_plies"] == 0
 
 
 @pytest.mark.parametrize("name", NAMES)
