@@ -6,6 +6,12 @@ benchmarks (their kernels) are imported when their subcommands run.
 Each subcommand is one small function (``cmd_<name>``) registered in `build_parser`; a
 function returns the process exit status. Errors the library reports (an unknown variant or
 option, a bad option value) are printed to stderr and exit with status 2.
+
+The terminal: boards are coloured (the last-lifted pit in reverse video) only when standard
+output is a terminal and ``NO_COLOR`` is unset or empty (https://no-color.org);
+``--color always`` or ``never`` (``--no-color``) decides instead. Output into a pipe that closes
+early (``mancala show oware | head``) ends the command quietly, as the Python documentation
+recommends for BrokenPipeError.
 """
 
 from __future__ import annotations
@@ -41,6 +47,8 @@ from .variants import VARIANTS, describe_options, get_variant
 from .variants.actions import describe_blocks
 
 USAGE_ERROR = 2
+BROKEN_PIPE = 1
+COLOR_CHOICES = ("auto", "always", "never")
 DEFAULT_AGENTS = ("random", "greedy", "alphabeta:depth=2", "mcts:simulations=200")
 
 
@@ -61,6 +69,17 @@ def parse_option(text: str) -> tuple[str, Any]:
 
 def _format_value(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def wants_color(choice: str, stream: Any = None) -> bool:
+    """Whether to colour output to `stream` (default standard output) under `--color choice`:
+    ``auto`` colours a terminal only, and only when ``NO_COLOR`` is unset or empty."""
+    if choice not in COLOR_CHOICES:
+        raise ValueError(f"--color {choice!r} is not supported; choose one of {COLOR_CHOICES}")
+    if choice != "auto":
+        return choice == "always"
+    stream = sys.stdout if stream is None else stream
+    return not os.environ.get("NO_COLOR") and stream.isatty()
 
 
 # ---- describing moves and results ------------------------------------------------------------
@@ -114,6 +133,9 @@ def cmd_variants(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    if args.every < 1:
+        print(f"mancala show: error: --every must be 1 or more: {args.every}", file=sys.stderr)
+        return USAGE_ERROR
     try:
         options = dict(parse_option(text) for text in args.option)
         game = Game(args.variant, **options)
@@ -123,7 +145,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)
     rng = np.random.default_rng(seed)
     game.reset(rng)
-    color = not args.no_color
+    color = wants_color(args.color)
     print(f"{game.variant.title}, random play, seed {seed}")
     print(render_ansi(game.snapshot(), color=color))
     while not game.over and game.move_number < args.max_moves:
@@ -131,9 +153,11 @@ def cmd_show(args: argparse.Namespace) -> int:
         action = int(rng.choice(game.legal_actions()))
         move = f"player_{player} {game.describe_action(action)}"
         game.step(action)
-        print()
-        print(move)
-        print(render_ansi(game.snapshot(), color=color))
+        last = game.over or game.move_number >= args.max_moves
+        if last or (not args.summary and game.move_number % args.every == 0):
+            print()
+            print(move)
+            print(render_ansi(game.snapshot(), color=color))
     print()
     if game.over:
         print(describe_result(game))
@@ -154,7 +178,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(f"mancala play: error: {error}", file=sys.stderr)
         return USAGE_ERROR
     game.reset(np.random.default_rng(args.seed))
-    color = not args.no_color
+    color = wants_color(args.color)
     print(f"{game.variant.title}: player_0 is {specs[0]}, player_1 is {specs[1]}")
     print(render_ansi(game.snapshot(), color=color))
     try:
@@ -266,7 +290,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return USAGE_ERROR
     try:
         record = load_record(args.source, args.game_id)
-        color = not args.no_color
+        color = wants_color(args.color)
         wait = args.step if args.step is not None else sys.stdin.isatty()
         print(
             f"{record['variant']}: player_0 is {escaped(record['agent_0'])}, player_1 is "
@@ -328,6 +352,19 @@ def cmd_train(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def add_color_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--color auto|always|never`` and its short form ``--no-color`` (see `wants_color`)."""
+    parser.add_argument(
+        "--color",
+        choices=COLOR_CHOICES,
+        default="auto",
+        help="reverse video for the last pit (auto: in a terminal, unless NO_COLOR is set)",
+    )
+    parser.add_argument(
+        "--no-color", dest="color", action="store_const", const="never", help="--color never"
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mancala", description="African sowing games (the mancala family)."
@@ -350,9 +387,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="KEY=VALUE",
         help="rule option (repeatable); values are integers, true, false or text",
     )
-    p.add_argument("--no-color", action="store_true", help="no reverse video for the last pit")
+    add_color_arguments(p)
     p.add_argument(
         "--max-moves", type=int, default=2000, help="stop a game still going after this many"
+    )
+    p.add_argument(
+        "--every", type=int, default=1, metavar="N", help="print the board every N moves"
+    )
+    p.add_argument(
+        "--summary", action="store_true", help="print only the start, the end and the result"
     )
     p.set_defaults(func=cmd_show)
 
@@ -363,7 +406,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--agent", default="human", help="agent spec for your seat (default: you)")
     p.add_argument("--seed", type=int, default=None, help="random seed of the game and agents")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="rule option")
-    p.add_argument("--no-color", action="store_true", help="no reverse video for the last pit")
+    add_color_arguments(p)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("bench", help="measure random-play speed of every layer")
@@ -413,7 +456,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="wait for enter after each move (default: when run in a terminal)",
     )
     p.add_argument("--delay", type=float, default=0.0, help="seconds between moves")
-    p.add_argument("--no-color", action="store_true", help="no reverse video for the last pit")
+    add_color_arguments(p)
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("export", help="write a store's games as JSON lines")
@@ -426,7 +469,23 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.func(args)
+    try:
+        status = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at the interpreter's exit
+    except BrokenPipeError:
+        _silence_stdout()
+        return BROKEN_PIPE
+    return status
+
+
+def _silence_stdout() -> None:
+    """Point standard output at the null device, so the interpreter's last flush of what the
+    closed pipe did not take raises nothing (the Python documentation's recipe)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no file descriptor behind standard output (a test's capture)
+        pass
 
 
 if __name__ == "__main__":

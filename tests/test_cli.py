@@ -1,4 +1,5 @@
 import json
+import os
 import re
 import subprocess
 import sys
@@ -6,7 +7,7 @@ import sys
 import pytest
 
 from mancala_env import list_variants
-from mancala_env.cli import main, parse_option
+from mancala_env.cli import main, parse_option, wants_color
 from mancala_env.variants import VARIANTS, describe_options, get_variant
 
 NAMES = list(VARIANTS)
@@ -78,11 +79,92 @@ def test_show_is_deterministic_for_a_seed_and_differs_between_seeds(capsys):
 
 
 def test_show_colors_the_last_pit_unless_told_not_to(capsys):
-    """By default the last-lifted pit is shown in reverse video; --no-color drops the escapes."""
-    colored = run(capsys, "show", "kpo", "--seed", "1")[1]
+    """--color always shows the last-lifted pit in reverse video; --no-color drops the escapes."""
+    colored = run(capsys, "show", "kpo", "--seed", "1", "--color", "always")[1]
     plain = run(capsys, "show", "kpo", "--seed", "1", "--no-color")[1]
     assert "\x1b[7m" in colored
     assert re.sub(r"\x1b\[[0-9;]*m", "", colored) == plain
+
+
+class Terminal:
+    """A stand-in for standard output that says it is a terminal."""
+
+    def __init__(self, tty: bool) -> None:
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+@pytest.mark.parametrize(
+    "choice, tty, no_color, expected",
+    [
+        ("auto", True, None, True),
+        ("auto", True, "1", False),  # NO_COLOR set: no colour
+        ("auto", True, "", True),  # NO_COLOR empty counts as unset (no-color.org)
+        ("auto", False, None, False),  # a pipe or a file
+        ("always", False, "1", True),  # the explicit choice wins
+        ("never", True, None, False),
+    ],
+)
+def test_color_only_in_a_terminal_and_never_under_no_color(
+    monkeypatch, choice, tty, no_color, expected
+):
+    if no_color is None:
+        monkeypatch.delenv("NO_COLOR", raising=False)
+    else:
+        monkeypatch.setenv("NO_COLOR", no_color)
+    assert wants_color(choice, Terminal(tty)) is expected
+
+
+def show_command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "mancala_env", "show", "oware", "--seed", "7", *args]
+
+
+def test_show_into_a_pipe_has_no_escapes():
+    """By default nothing coloured goes into a pipe, even with NO_COLOR unset."""
+    environment = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    done = subprocess.run(show_command(), capture_output=True, text=True, env=environment)
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout and RESULT.match(done.stdout.splitlines()[-1])
+
+
+def test_show_into_head_ends_quietly():
+    """`mancala show ... | head` ends without a traceback: the closed pipe ends the command."""
+    command = " ".join(show_command()) + " | head -n 3"
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True)
+    assert done.returncode == 0
+    assert len(done.stdout.splitlines()) == 3
+    assert done.stderr == ""
+
+
+def test_a_pipe_closed_before_any_output_gives_status_1_and_no_traceback():
+    process = subprocess.Popen(show_command(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()  # closed before the command writes anything
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 1
+    assert err == ""
+
+
+def test_show_summary_prints_the_start_the_end_and_the_result(capsys):
+    full = run(capsys, "show", "oware", "--seed", "7", "--no-color")[1]
+    status, summary, _ = run(capsys, "show", "oware", "--seed", "7", "--no-color", "--summary")
+    assert status == 0
+    boards = [line for line in summary.splitlines() if line.startswith("oware  move ")]
+    assert len(boards) == 2 and boards[0].startswith("oware  move 0")
+    assert summary.splitlines()[-1] == full.splitlines()[-1]
+    final = full.split("\n\n")[-2]  # the last board and its move, as the full listing shows it
+    assert final in summary
+    assert len(summary.splitlines()) < len(full.splitlines()) / 10
+
+
+def test_show_every_n_moves(capsys):
+    full = run(capsys, "show", "oware", "--seed", "7", "--no-color")[1]
+    every = run(capsys, "show", "oware", "--seed", "7", "--no-color", "--every", "10")[1]
+    numbers = [int(line.split()[2]) for line in every.splitlines() if line.startswith("oware  m")]
+    total = int([line for line in full.splitlines() if line.startswith("oware  m")][-1].split()[2])
+    assert numbers == sorted({0, *range(10, total + 1, 10), total})
+    assert every.splitlines()[-1] == full.splitlines()[-1]
 
 
 def test_show_names_setting_out_openings_and_lifts_of_houses_won(capsys):
