@@ -9,7 +9,7 @@ See docs/agents.md for the spec forms (`SPEC_FORMS`) and how to write an agent o
 
 from .alphabeta import AlphaBetaAgent
 from .base import Agent, GreedyAgent, RandomAgent
-from .human import HumanAgent
+from .human import HumanAgent, QuitGame
 from .loader import SPEC_FORMS, SpecError, load_agent
 from .mcts import MCTSAgent
 
@@ -20,6 +20,7 @@ __all__ = [
     "GreedyAgent",
     "HumanAgent",
     "MCTSAgent",
+    "QuitGame",
     "RandomAgent",
     "SpecError",
     "load_agent",

@@ -14,6 +14,10 @@ What can be typed (the prompt lists the legal entries):
   placed, ``keep`` or ``turn`` for the side, a special piece's turn in the sowing (1 = sown
   first), the Hunter's or Trickster's distance, the power the Chieftain takes (``farmer``, ...),
   the Shepherd's counts, and ``before``, ``own`` or ``after`` for the pit a piece goes to.
+
+Two words are not moves: ``help`` lists the legal entries with what each does, and ``quit``
+ends the game (`act` raises `QuitGame`, which ``mancala play`` reports before it exits with
+status 0).
 """
 
 from __future__ import annotations
@@ -23,6 +27,13 @@ from collections.abc import Callable
 from mancala_env import Game
 from mancala_env.engine import layout as L
 from mancala_env.variants.actions import find
+
+HELP = "help"
+QUIT = "quit"
+
+
+class QuitGame(Exception):
+    """The person typed ``quit``: they stop the game before its end."""
 
 
 def move_entries(game: Game) -> dict[str, int]:
@@ -41,6 +52,15 @@ def prompt_text(game: Game, entries: dict[str, int]) -> str:
     question = block.question(game.state, game.params) or "your move"
     listed = f" ({' '.join(entries)})" if block.lists_entries else ""
     return f"{player}, {question}{listed}: "
+
+
+def help_text(game: Game, entries: dict[str, int]) -> str:
+    """Each legal entry with what it does, then the two words that are not moves."""
+    width = max(len(entry) for entry in entries)
+    lines = [f"  {entry:<{width}}  {game.describe_action(a)}" for entry, a in entries.items()]
+    return "\n".join(
+        [f"Legal entries for player_{game.to_move}:", *lines, "  help: this list; quit: stop"]
+    )
 
 
 class HumanAgent:
@@ -70,7 +90,12 @@ class HumanAgent:
             text = "".join(self.input_fn(prompt).split()).lower()
             if text in entries:
                 return entries[text]
-            self.output_fn(self._explain(text, game, entries))
+            if text == QUIT:
+                raise QuitGame(f"player_{game.to_move} quit")
+            if text == HELP:
+                self.output_fn(help_text(game, entries))
+            else:
+                self.output_fn(self._explain(text, game, entries))
 
     @staticmethod
     def _explain(text: str, game: Game, entries: dict[str, int]) -> str:
@@ -90,4 +115,4 @@ class HumanAgent:
             return f"{text} is not allowed here: leave from 0 to {most} seeds in this hole."
         if text.isdigit():
             return f"{text} is not allowed here. Choose one of: {legal}."
-        return f"{text!r} is not a move. Legal moves: {legal}."
+        return f"{text!r} is not a move. Legal moves: {legal} (or help, quit)."

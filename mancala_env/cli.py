@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from agents import load_agent
+from agents import HumanAgent, QuitGame, load_agent
 from agents.tournament import (
     BACKENDS,
     FORMATS,
@@ -180,6 +180,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     game.reset(np.random.default_rng(args.seed))
     color = wants_color(args.color)
     print(f"{game.variant.title}: player_0 is {specs[0]}, player_1 is {specs[1]}")
+    if any(isinstance(player, HumanAgent) for player in players.values()):
+        print("Type a move, 'help' for the legal moves and what they do, or 'quit' to stop.")
     print(render_ansi(game.snapshot(), color=color))
     try:
         while not game.over:
@@ -192,6 +194,9 @@ def cmd_play(args: argparse.Namespace) -> int:
             print()
             print(move + (f", captures {gained}" if gained > 0 and not game.over else ""))
             print(render_ansi(game.snapshot(), color=color))
+    except QuitGame as stop:
+        print(f"\n{stop}: the game ends unfinished after {game.move_number} moves")
+        return 0
     except (EOFError, KeyboardInterrupt):
         print("\nmancala play: game abandoned", file=sys.stderr)
         return 1

@@ -9,7 +9,15 @@ import pytest
 from numba import njit
 from rules.positions import position
 
-from agents import SPEC_FORMS, AlphaBetaAgent, HumanAgent, MCTSAgent, RandomAgent, load_agent
+from agents import (
+    SPEC_FORMS,
+    AlphaBetaAgent,
+    HumanAgent,
+    MCTSAgent,
+    QuitGame,
+    RandomAgent,
+    load_agent,
+)
 from agents.alphabeta import WIN, WIN_ZONE
 from agents.loader import parse_spec
 from mancala_env import Game
@@ -626,10 +634,39 @@ def test_human_agent_explains_bad_entries_and_asks_again():
     assert len(prompts) == 5
     assert prompts[0] == "player_0, your move (1 3 4 5 6): "
     assert said[0].startswith("Please enter a move")
-    assert said[1] == "'seven' is not a move. Legal moves: 1, 3, 4, 5, 6."
+    assert said[1] == "'seven' is not a move. Legal moves: 1, 3, 4, 5, 6 (or help, quit)."
     assert said[2].startswith("There is no house 9.")
     assert said[3].startswith("House 2 cannot be played now")
     assert len(said) == 4
+
+
+def test_human_agent_help_lists_the_legal_entries_with_what_they_do():
+    game = position("oware", [4, 0, 5, 5, 5, 5] + [4] * 6, [0, 0], to_move=0)
+    input_fn, output_fn, prompts, said = scripted([" Help ", "4"])
+    assert HumanAgent(input_fn, output_fn).act(game) == 3
+    assert len(prompts) == 2
+    assert said == [
+        "Legal entries for player_0:\n"
+        "  1  lifts house 1\n  3  lifts house 3\n  4  lifts house 4\n"
+        "  5  lifts house 5\n  6  lifts house 6\n"
+        "  help: this list; quit: stop"
+    ]
+
+
+def test_human_agent_help_names_special_entries():
+    game = Game("ayoyayo")
+    input_fn, output_fn, _, said = scripted(["help", "1"])
+    HumanAgent(input_fn, output_fn).act(game)
+    odu = next(line for line in said[0].splitlines() if line.strip().startswith("2>3"))
+    assert game.describe_action(int(game.params[L.P_LIFT_ACTIONS]) + 1) in odu
+
+
+def test_human_agent_quit_stops_the_game():
+    game = Game("oware", first_player="player_1")
+    input_fn, output_fn, _, said = scripted(["quit"])
+    with pytest.raises(QuitGame, match="player_1 quit"):
+        HumanAgent(input_fn, output_fn).act(game)
+    assert said == []
 
 
 def test_human_agent_types_special_moves():

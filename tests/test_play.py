@@ -49,6 +49,16 @@ def test_the_end_of_input_abandons_the_game():
     assert run.returncode == 1 and "game abandoned" in run.stderr
 
 
+def test_help_lists_the_moves_and_quit_ends_the_game_with_status_0():
+    run = play("oware", "--seed", "2", "--option", "first_player=player_0", stdin="help\nquit\n")
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert "'help' for the legal moves and what they do, or 'quit' to stop" in out
+    assert "Legal entries for player_0:\n  1  lifts house 1\n" in out
+    assert out.splitlines()[-1] == "player_0 quit: the game ends unfinished after 0 moves"
+    assert "result:" not in out and run.stderr == ""
+
+
 def test_a_bad_agent_spec_is_named_with_the_valid_forms():
     run = play("oware", "--opponent", "alphabeta:depht=3")
     assert run.returncode == 2
