@@ -107,10 +107,20 @@ def test_configs_load_and_bad_ones_are_named(tmp_path):
         TrainConfig(eval_games=3)
 
 
+def test_the_budget_is_rounded_up_to_whole_rollouts_and_said_so_only_then():
+    config = TrainConfig(timesteps=1000, n_envs=8, ppo=PPOSettings(n_steps=64))
+    assert config.rollout == 512
+    assert config.planned_timesteps() == 1024
+    assert config.planned_timesteps(done=100) == 1124  # a resumed run counts on from its step
+    assert config.planned_timesteps(done=1000) == 1000
+    assert "1,000 timesteps becomes 1,024" in config.rounding_note()
+    assert replace(config, timesteps=1536).rounding_note() is None
+
+
 def test_mancala_train_command(tmp_path, capsys):
     config = tmp_path / "tiny.toml"
     config.write_text(
-        "timesteps = 1024\nn_envs = 8\nsnapshot_every = 512\neval_every = 1024\neval_games = 2\n"
+        "timesteps = 1000\nn_envs = 8\nsnapshot_every = 512\neval_every = 1024\neval_games = 2\n"
         "checkpoint_every = 1024\n[ppo]\nn_steps = 64\nbatch_size = 128\nn_epochs = 1\n"
         "net_arch = [16]\n"
     )
@@ -120,6 +130,11 @@ def test_mancala_train_command(tmp_path, capsys):
     printed = capsys.readouterr()
     assert status == 0, printed.err
     assert "against random:" in printed.out and f"ppo:{out / 'final_model.zip'}" in printed.out
+    assert (
+        "mancala train: the budget of 1,000 timesteps becomes 1,024: training runs in whole "
+        "rollouts of 512 steps (8 games x n_steps 64)"
+    ) in printed.out.splitlines()
+    assert "trained 1,024 steps" in printed.out
     status = main(["play", "obridjie", "--agent", f"ppo:{out / 'final_model.zip'}",
                    "--opponent", "random", "--seed", "3", "--no-color"])  # fmt: skip
     assert status == 0 and "result: player_0" in capsys.readouterr().out

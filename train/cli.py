@@ -87,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
             max_minutes=args.max_minutes,
             progress=not args.no_progress,
             overwrite=args.overwrite,
+            notify=lambda note: print(f"mancala train: {note}", flush=True),
         )
     except (ValueError, ModelLoadError) as error:
         print(f"mancala train: error: {error}", file=sys.stderr)

@@ -58,6 +58,28 @@ class TrainConfig:
         if self.opponents == [SELF] and self.self_share < 1:
             raise ValueError("with only 'self' among the opponents, self_share must be 1")
 
+    @property
+    def rollout(self) -> int:
+        """Learner moves per rollout: MaskablePPO collects `ppo.n_steps` in each of the games."""
+        return self.ppo.n_steps * self.n_envs
+
+    def planned_timesteps(self, done: int = 0) -> int:
+        """Where a run that has made `done` steps stops: MaskablePPO learns in whole rollouts, so
+        `timesteps` is rounded up to the next whole rollout after `done`."""
+        rollouts = -(-(self.timesteps - done) // self.rollout)
+        return done + max(rollouts, 0) * self.rollout
+
+    def rounding_note(self, done: int = 0) -> str | None:
+        """One line saying that the budget is rounded up to whole rollouts, None when it is not."""
+        planned = self.planned_timesteps(done)
+        if planned == self.timesteps:
+            return None
+        return (
+            f"the budget of {self.timesteps:,} timesteps becomes {planned:,}: training runs in "
+            f"whole rollouts of {self.rollout:,} steps ({self.n_envs} games x n_steps "
+            f"{self.ppo.n_steps})"
+        )
+
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -152,6 +153,7 @@ def train(
     max_minutes: float | None = None,
     progress: bool = True,
     overwrite: bool = False,
+    notify: Callable[[str], object] | None = None,
 ) -> TrainResult:
     """Train a MaskablePPO agent for `variant` by self-play; models go under `out`.
 
@@ -160,6 +162,8 @@ def train(
     `config.timesteps`. Otherwise `out` must be empty or missing, or `overwrite` given. The run
     stops after `config.timesteps` timesteps in all (counted from the first run), or after
     `max_minutes` of this run; Ctrl-C saves a checkpoint and raises TrainingInterrupted.
+    MaskablePPO learns in whole rollouts, so the count is rounded up to the next one; `notify`
+    (when given) is told so in one line.
     """
     get_variant(variant)
     out = Path(out)
@@ -177,6 +181,9 @@ def train(
             )
     else:
         _claim(out, overwrite)
+    note = config.rounding_note(0 if state is None else state["timesteps"])
+    if note is not None and notify is not None:
+        notify(note)
     for folder in ("pool", "evaluations", "checkpoints"):
         (out / folder).mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
