@@ -11,13 +11,18 @@ Every rule set is registered on `import mancala_env` as ``mancala_env/<Title>-v<
 being the CamelCase of the rule set's name (``Oware``, ``RioKadalis``, ``LayliGoobalay``).
 
 The agent sits in seat `seat` (0 or 1, or ``"random"``, the default: drawn at each reset); the
-opponent (``"random"`` or ``"greedy"``, see `mancala_env.opponents`) plays the other. Who moves
+opponent plays the other: ``"random"`` or ``"greedy"`` (compiled, see `mancala_env.opponents`),
+an agent spec (``"alphabeta:depth=2"``, ``"mcts:simulations=200"``, ``"ppo:PATH"``; after
+``import agents``, which registers the loader), or an agent object (anything with
+``act(game)``, given the environment's game, which it must not change), or a list of these: a
+pool, from which each reset draws one. Who moves
 first is the rule set's own option `first_player`, so with ``seat=1`` and
 ``first_player="player_0"`` the opponent has already moved when `reset` returns. `reset` and
 `step` play the opponent's moves until the agent is to move again or the game ends; where the
 rules give a player another move, the agent (or the opponent) moves several times in a row.
-Everything random (the seat, the first player, a random setting out, the opponent's choices) is
-drawn from the environment's `np_random`, so a seeded `reset` and the same actions replay the
+Everything random (the seat, the first player, a random setting out, the opponent drawn from a
+pool, the opponent's choices; an agent opponent is reset with a seed drawn from it) is drawn
+from the environment's `np_random`, so a seeded `reset` and the same actions replay the
 same game.
 
 Actions: an action that is not legal ends the episode with a reward of -1 for the agent, as
@@ -58,12 +63,26 @@ from .env import REWARDS
 from .game import Game, IllegalActionError, action_number
 from .inputs import check_max_moves
 from .observation import observation_high, observation_names, observe
-from .opponents import OPPONENTS, greedy_action, opponent_actions
+from .opponents import greedy_action, load_opponent, opponent_actions
 from .render import BoardView
 from .variants import get_variant
 
 SEATS = (0, 1, "random")
 ILLEGAL = ("lose", "raise")
+SEED_RANGE = 2**31  # seeds drawn for agent opponents
+
+
+def resolve_opponent(opponent: Any, variant: str) -> Any:
+    """A built-in opponent's name, or an agent: `opponent` itself when it has ``act(game)``, the
+    agent the registered loader makes of a spec string (see `mancala_env.opponents`)."""
+    if isinstance(opponent, str):
+        return load_opponent(opponent, variant)
+    if callable(getattr(opponent, "act", None)):
+        return opponent
+    raise ValueError(
+        "an opponent must be 'random', 'greedy', an agent spec such as 'alphabeta:depth=2' (after "
+        f"`import agents`) or an agent with act(game); got {opponent!r}"
+    )
 
 
 def gym_id(name: str) -> str:
@@ -82,7 +101,7 @@ class SingleAgentEnv(gymnasium.Env):
     def __init__(
         self,
         variant: str = "oware",
-        opponent: str = "random",
+        opponent: str | Any | list = "random",
         seat: int | str = "random",
         reward: str = "win_loss",
         max_moves: int | None = None,
@@ -91,8 +110,6 @@ class SingleAgentEnv(gymnasium.Env):
         scale: int = 1,
         **options: Any,
     ) -> None:
-        if opponent not in OPPONENTS:
-            raise ValueError(f"unknown opponent {opponent!r}; choose one of {', '.join(OPPONENTS)}")
         if isinstance(seat, bool) or seat not in SEATS:
             raise ValueError(f"seat must be 0, 1 or 'random', got {seat!r}")
         if reward not in REWARDS:
@@ -106,6 +123,11 @@ class SingleAgentEnv(gymnasium.Env):
             )
         self.game = Game(variant, **options)
         self.opponent = opponent
+        pool = list(opponent) if isinstance(opponent, (list, tuple)) else [opponent]
+        if not pool:
+            raise ValueError("an opponent pool needs at least one opponent")
+        self._pool = [resolve_opponent(one, self.game.variant.name) for one in pool]
+        self._current = self._pool[0]  # this game's opponent
         self.seat_option = seat
         self.seat = 0 if seat == "random" else seat
         self.reward_mode = reward
@@ -130,6 +152,7 @@ class SingleAgentEnv(gymnasium.Env):
         super().reset(seed=seed)
         if self.seat_option == "random":
             self.seat = int(self.np_random.integers(2))
+        self._draw_opponent()
         self.game.reset(self.np_random)
         self._score = self._agent_score()
         self._play_opponent(limit=None)
@@ -181,18 +204,29 @@ class SingleAgentEnv(gymnasium.Env):
         self.view.close()
 
     # ---- helpers -----------------------------------------------------------------------------
+    def _draw_opponent(self) -> None:
+        """This game's opponent, drawn from the pool, and reset when it is an agent."""
+        rng = self.np_random
+        if len(self._pool) > 1:
+            self._current = self._pool[int(rng.integers(len(self._pool)))]
+        if not isinstance(self._current, str) and hasattr(self._current, "reset"):
+            self._current.reset(int(rng.integers(SEED_RANGE)))
+
     def _play_opponent(self, limit: int | None) -> None:
         """The opponent's moves until the agent is to move, the game ends or lasts `limit`."""
         game, rng = self.game, self.np_random
         while not game.over and game.to_move != self.seat:
             if limit is not None and game.move_number >= limit:
                 return
-            if self.opponent == "greedy":
+            opponent = self._current
+            if not isinstance(opponent, str):
+                action = opponent.act(game)
+            elif opponent == "greedy":
                 noise = rng.random(game.n_actions)
                 action = greedy_action(game.state, game.params, noise, self._scratch)
             else:
                 states, masks = game.state[None], game.legal_mask()[None]
-                action = opponent_actions(self.opponent, states, game.params, masks, rng)[0]
+                action = opponent_actions(opponent, states, game.params, masks, rng)[0]
             game.step(int(action))
 
     def _agent_score(self) -> int:

@@ -5,9 +5,18 @@ the whole turn, as `step` plays it), ties broken at random. Both work on whole b
 states in one compiled call, so an opponent never costs a Python loop over games. Random play
 inside compiled loops (MCTS rollouts, the engine benchmark) draws its moves one at a time with
 `random_legal_action`, from numba's own generator.
+
+Any agent of the suite is an opponent too: the environments take an agent object (anything with
+``act(game)``) or an agent spec string (``"alphabeta:depth=2"``, ``"ppo:PATH"``). Spec strings
+are turned into agents by the loader registered with `register_opponent_loader`: the `agents`
+package registers its `load_agent` when it is imported, so ``import agents`` before asking for
+one. `mancala_env` itself imports nothing of `agents` (the import contract in pyproject.toml).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from numba import njit, prange
@@ -16,6 +25,30 @@ from .engine import layout as L
 from .engine.turn import step
 
 OPPONENTS = ("random", "greedy")
+
+OpponentLoader = Callable[..., Any]  # loader(spec, variant, seed=None) -> an agent
+_loader: OpponentLoader | None = None
+
+
+def register_opponent_loader(loader: OpponentLoader | None) -> None:
+    """Let the environments load agent specs as opponents: ``loader(spec, variant, seed=seed)``
+    returns an agent (an object with ``act(game)``) or raises ValueError naming what is wrong.
+    `agents` registers `agents.load_agent` on import; None removes the loader."""
+    global _loader
+    _loader = loader
+
+
+def load_opponent(spec: str, variant: str, seed: int | None = None) -> Any:
+    """A built-in opponent's name as it is, or the agent that the registered loader makes of the
+    agent spec `spec` for rule set `variant`."""
+    if spec in OPPONENTS:
+        return spec
+    if _loader is None:
+        raise ValueError(
+            f"opponent {spec!r} is not a built-in opponent ({', '.join(OPPONENTS)}); agent specs "
+            "need the agents package: `import agents` first, or pass an agent object"
+        )
+    return _loader(spec, variant, seed=seed)
 
 
 @njit(cache=True)

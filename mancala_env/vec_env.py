@@ -16,7 +16,11 @@ is the rule option `first_player`. After the learner's actions are played, the o
 are made for all the games where the opponent is to move at once, again until the learner is
 to move in every game; so `reset` and `step` always return the learner's observations.
 
-The opponent is ``"random"``, ``"greedy"`` (see `mancala_env.opponents`), any callable
+The opponent is ``"random"``, ``"greedy"`` (see `mancala_env.opponents`), an agent spec
+(``"alphabeta:depth=2"``, ``"ppo:PATH"``; after ``import agents``, which registers the loader)
+or an agent object (anything with ``act(game)``: `AgentOpponent` plays it in each game where it
+is to move, one game after the other; an agent loaded from a spec is seeded from `seed`), any
+callable
 ``(observations, masks) -> actions`` evaluated on all the games where it is to move at once
 (observations as the learner's, from the opponent's side; masks bool) -- `policy_opponent`
 makes one of a MaskablePPO model, for play against a frozen copy of a policy -- or an object
@@ -52,10 +56,12 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvS
 from .batch import BatchedGames, BatchStep
 from .engine import layout as L
 from .env import REWARDS
+from .game import Game
 from .observation import MAX_OBSERVATION, write_observation
-from .opponents import OPPONENTS, opponent_actions, random_actions
+from .opponents import OPPONENTS, load_opponent, opponent_actions, random_actions
 
 SEATS = (0, 1, "random")
+SEED_RANGE = 2**31  # seeds drawn for agents loaded from specs
 
 Opponent = str | Callable[[np.ndarray, np.ndarray], Any] | Any
 
@@ -76,6 +82,25 @@ def policy_opponent(model: Any, deterministic: bool = False) -> Callable:
         return actions
 
     return play
+
+
+class AgentOpponent:
+    """An agent (anything with ``act(game)``) as a batch opponent: it plays each game of the
+    batch where it is to move, one after the other, on a `Game` of the batch's rule set."""
+
+    def __init__(self, agent: Any, game: Game) -> None:
+        self.agent = agent
+        self.game = game
+
+    def __repr__(self) -> str:
+        return f"AgentOpponent({self.agent!r})"
+
+    def act_on_states(self, states: np.ndarray, params: np.ndarray, masks: np.ndarray) -> Any:
+        actions = np.empty(len(states), dtype=np.int64)
+        for i, state in enumerate(states):
+            self.game.state = state.copy()
+            actions[i] = self.agent.act(self.game)
+        return actions
 
 
 class MancalaVecEnv(VecEnv):
@@ -130,22 +155,29 @@ class MancalaVecEnv(VecEnv):
         pool = list(opponent) if isinstance(opponent, (list, tuple)) else [opponent]
         if not pool:
             raise ValueError("an opponent pool needs at least one opponent")
-        for one in pool:
-            known = (
-                one in OPPONENTS
-                if isinstance(one, str)
-                else callable(one) or hasattr(one, "act_on_states")
-            )
-            if not known:
-                raise ValueError(
-                    f"an opponent must be one of {', '.join(OPPONENTS)}, a callable "
-                    f"(observations, masks) -> actions or an object with act_on_states(states, "
-                    f"params, masks); got {one!r}"
-                )
+        members = [self._member(one) for one in pool]
         self._opponent = opponent
-        self._pool = pool
+        self._pool = members
         stale = self.opponent_of >= len(pool)
         self.opponent_of[stale] = self._draw_opponents(int(stale.sum()))
+
+    def _member(self, opponent: Opponent) -> Any:
+        """What plays for `opponent` in the batch: a built-in's name, a callable, or an object
+        with ``act_on_states`` (agents and agent specs become an `AgentOpponent`)."""
+        if isinstance(opponent, str) and opponent not in OPPONENTS:
+            seed = int(self._rng.integers(SEED_RANGE))
+            opponent = load_opponent(opponent, self.games.variant.name, seed=seed)
+        if isinstance(opponent, str) or hasattr(opponent, "act_on_states"):
+            return opponent
+        if callable(getattr(opponent, "act", None)):
+            return AgentOpponent(opponent, Game(self.games.variant, self.games.options))
+        if callable(opponent):
+            return opponent
+        raise ValueError(
+            f"an opponent must be one of {', '.join(OPPONENTS)}, an agent spec (after `import "
+            "agents`), an agent with act(game), a callable (observations, masks) -> actions or "
+            f"an object with act_on_states(states, params, masks); got {opponent!r}"
+        )
 
     # ---- the VecEnv API ----------------------------------------------------------------------
     def reset(self) -> np.ndarray:
@@ -358,4 +390,4 @@ class MancalaVecEnv(VecEnv):
         self._score[ended] = self._learner_score(ended)
 
 
-__all__ = ["MancalaVecEnv", "policy_opponent"]
+__all__ = ["AgentOpponent", "MancalaVecEnv", "policy_opponent"]

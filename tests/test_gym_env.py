@@ -88,7 +88,7 @@ def test_make_passes_environment_and_rule_options_through():
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"opponent": "minimax"}, "unknown opponent 'minimax'; choose one of random, greedy"),
+        ({"opponent": 3}, "an opponent must be .random., .greedy., an agent spec"),
         ({"seat": 2}, "seat must be 0, 1 or 'random'"),
         ({"seat": True}, "seat must be 0, 1 or 'random'"),
         ({"reward": "elo"}, "choose one of"),

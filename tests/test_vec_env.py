@@ -291,7 +291,7 @@ def test_illegal_moves_and_bad_arguments_are_refused():
     with pytest.raises(ValueError, match="must return 4 integer actions"):
         short.reset()
     with pytest.raises(ValueError, match="opponent must be one of random, greedy"):
-        MancalaVecEnv("oware", 4, opponent="minimax")
+        MancalaVecEnv("oware", 4, opponent=3)
     with pytest.raises(ValueError, match="seat must be"):
         MancalaVecEnv("oware", 4, seat=2)
     with pytest.raises(ValueError, match="reward"):

@@ -10,35 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from agents import load_agent
 from agents.ppo import load_maskable_ppo
-from mancala_env import Game
 from mancala_env.opponents import OPPONENTS
 from mancala_env.vec_env import MancalaVecEnv, policy_opponent
 
 from .config import SELF
-
-
-class AgentOpponent:
-    """An agent of the suite (a search, say) as a batch opponent: it plays each game of the
-    batch where it is to move, one after the other."""
-
-    def __init__(self, spec: str, variant: str, seed: int | None = None) -> None:
-        self.spec = spec
-        self.agent = load_agent(spec, variant, seed=seed)
-        self.game = Game(variant)
-
-    def __repr__(self) -> str:
-        return f"AgentOpponent({self.spec!r})"
-
-    def act_on_states(self, states: np.ndarray, params: np.ndarray, masks: np.ndarray) -> Any:
-        actions = np.empty(len(states), dtype=np.int64)
-        for i, state in enumerate(states):
-            self.game.state = state.copy()
-            actions[i] = self.agent.act(self.game)
-        return actions
 
 
 class OpponentPool:
@@ -63,9 +40,9 @@ class OpponentPool:
         for k, spec in enumerate(self.baselines):
             if spec in OPPONENTS:  # compiled batch opponents
                 self._members[spec] = spec
-            else:
+            else:  # an agent: the environment plays it game by game
                 base = None if seed is None else seed + k
-                self._members[spec] = AgentOpponent(spec, variant, seed=base)
+                self._members[spec] = load_agent(spec, variant, seed=base)
 
     def add_snapshot(self, path: str | Path) -> None:
         """A frozen copy of the learner joins the pool; the oldest leaves when it is full."""

@@ -1,0 +1,108 @@
+"""Any agent is an opponent: the Gymnasium environments and the VecEnv take agent objects, agent
+specs (once `agents` has registered its loader) and pools of them."""
+
+import gymnasium
+import numpy as np
+import pytest
+
+import agents  # noqa: F401 - registers agents.load_agent as the opponents' loader
+from agents import AlphaBetaAgent, MCTSAgent
+from mancala_env import Game, opponents
+from mancala_env.gym_env import SingleAgentEnv
+from mancala_env.vec_env import AgentOpponent, MancalaVecEnv
+
+# Oware after player_0 lifts house 1 (four seeds sown into houses 2 to 5)
+AFTER_HOUSE_1 = [0, 5, 5, 5, 5, 4] + [4] * 6
+
+
+class LowestHouse:
+    """Plays the lowest legal action; records the seeds it was reset with."""
+
+    def __init__(self) -> None:
+        self.seeds: list[int | None] = []
+
+    def reset(self, seed: int | None = None) -> None:
+        self.seeds.append(seed)
+
+    def act(self, game: Game) -> int:
+        return min(game.legal_actions())
+
+
+def play_out(env: SingleAgentEnv, seed: int) -> dict:
+    """An episode of random legal agent moves; the last info."""
+    _, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    done = False
+    while not done:
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        _, _, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+    return info
+
+
+def test_an_agent_object_plays_the_opponent_seat_and_is_reset_from_the_seed():
+    agent = LowestHouse()
+    env = SingleAgentEnv("oware", opponent=agent, seat=1, first_player="player_0")
+    env.reset(seed=5)
+    assert env.game.pits.tolist() == AFTER_HOUSE_1  # the opponent opened with house 1
+    env.reset(seed=5)
+    assert len(agent.seeds) == 2 and agent.seeds[0] == agent.seeds[1] is not None
+
+
+def test_gymnasium_make_takes_an_agent_spec():
+    env = gymnasium.make("mancala_env/Oware-v1", opponent="alphabeta:depth=2", seat=0)
+    opponent = env.unwrapped._current
+    assert isinstance(opponent, AlphaBetaAgent) and opponent.depth == 2
+    info = play_out(env.unwrapped, seed=1)
+    assert info["end_reason"] is not None  # a whole game against the search
+
+
+def test_a_pool_draws_one_opponent_per_game():
+    env = SingleAgentEnv("oware", opponent=["random", "mcts:simulations=20"], seat=0)
+    drawn = set()
+    for seed in range(12):
+        env.reset(seed=seed)
+        drawn.add(type(env._current).__name__ if not isinstance(env._current, str) else "random")
+    assert drawn == {"random", MCTSAgent.__name__}
+
+
+def test_an_agent_spec_without_the_agents_package_names_the_import(monkeypatch):
+    monkeypatch.setattr(opponents, "_loader", None)
+    with pytest.raises(ValueError, match=r"agent specs need the agents package: `import agents`"):
+        SingleAgentEnv("oware", opponent="alphabeta:depth=2")
+    with pytest.raises(ValueError, match=r"`import agents`"):
+        MancalaVecEnv("oware", 2, opponent="alphabeta:depth=2")
+
+
+@pytest.mark.parametrize(
+    "opponent, message",
+    [
+        ("minimax", "bad agent spec 'minimax'"),
+        (3, "an opponent must be 'random', 'greedy', an agent spec"),
+        ([], "an opponent pool needs at least one opponent"),
+    ],
+)
+def test_bad_opponents_are_named(opponent, message):
+    with pytest.raises(ValueError, match=message):
+        SingleAgentEnv("oware", opponent=opponent)
+
+
+def test_the_vec_env_plays_an_agent_object_in_every_game():
+    env = MancalaVecEnv("oware", 4, opponent=LowestHouse(), seat=1, first_player="player_0")
+    env.reset()
+    assert isinstance(env._pool[0], AgentOpponent)
+    assert env.games.states[:, :12].tolist() == [AFTER_HOUSE_1] * 4
+
+
+def test_the_vec_env_takes_agent_specs_and_pools_of_them():
+    env = MancalaVecEnv("oware", 8, opponent=["greedy", "alphabeta:depth=1"], seat=0, seed=3)
+    members = env._pool
+    assert members[0] == "greedy" and isinstance(members[1].agent, AlphaBetaAgent)
+    env.reset()
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(200):
+        masks = env.action_masks()
+        _, _, dones, _ = env.step((rng.random(masks.shape) * masks).argmax(axis=1))
+        ended += int(dones.sum())
+    assert ended > 0 and set(env.opponent_of.tolist()) <= {0, 1}
