@@ -50,6 +50,7 @@ from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from .common_observation import ObservationEncoding
 from .game import Game
 from .inputs import check_max_moves
 from .observation import observation_high, observation_names, observe
@@ -76,9 +77,12 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         reward: str = "win_loss",
         max_moves: int | None = None,
         scale: int = 1,
+        observation: str = "raw",
         **options: Any,
     ) -> None:
-        EzPickle.__init__(self, variant, render_mode, reward, max_moves, scale, **options)
+        EzPickle.__init__(
+            self, variant, render_mode, reward, max_moves, scale, observation, **options
+        )
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(
@@ -96,18 +100,19 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self.possible_agents = AGENTS[:]
         self.agents = AGENTS[:]
         high = observation_high(self.game.params)
+        self.encoding = ObservationEncoding(observation, self.game.params, self.game.variant.name)
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
-                    "observation": spaces.Box(np.zeros_like(high), high, dtype=np.int8),
+                    "observation": self.encoding.space,
                     "action_mask": spaces.Box(0, 1, shape=(self.game.n_actions,), dtype=np.int8),
                 }
             )
             for agent in AGENTS
         }
         self.action_spaces = {agent: spaces.Discrete(self.game.n_actions) for agent in AGENTS}
-        self.observation_names = observation_names(self.game.params)
-        self.state_names = [*self.observation_names, "to_move"]
+        self.observation_names = self.encoding.names
+        self.state_names = [*observation_names(self.game.params), "to_move"]
         self.state_space = spaces.Box(
             np.zeros(len(high) + 1, dtype=np.int8), np.append(high, np.int8(1)), dtype=np.int8
         )
@@ -134,7 +139,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self._sync_after_move(score_before=None)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        observation = observe(self.game.state, AGENTS.index(agent), self.game.params)
+        raw = observe(self.game.state, AGENTS.index(agent), self.game.params)
+        observation = self.encoding.encode(raw)
         if agent == self.agent_selection and not self.game.over:
             mask = self.game.legal_mask()
         else:

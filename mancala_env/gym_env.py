@@ -58,11 +58,12 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from .common_observation import ObservationEncoding
 from .engine import layout as L
 from .env import REWARDS
 from .game import Game, IllegalActionError, action_number
 from .inputs import check_max_moves
-from .observation import observation_high, observation_names, observe
+from .observation import observe
 from .opponents import greedy_action, load_opponent, opponent_actions
 from .render import BoardView
 from .variants import get_variant
@@ -108,6 +109,7 @@ class SingleAgentEnv(gymnasium.Env):
         render_mode: str | None = None,
         illegal: str = "lose",
         scale: int = 1,
+        observation: str = "raw",
         **options: Any,
     ) -> None:
         if isinstance(seat, bool) or seat not in SEATS:
@@ -135,9 +137,9 @@ class SingleAgentEnv(gymnasium.Env):
         self.max_moves = check_max_moves(max_moves)
         self.render_mode = render_mode
         self.view = BoardView(render_mode, scale)
-        high = observation_high(self.game.params)
-        self.observation_space = spaces.Box(np.zeros_like(high), high, dtype=np.int8)
-        self.observation_names = observation_names(self.game.params)
+        self.encoding = ObservationEncoding(observation, self.game.params, self.game.variant.name)
+        self.observation_space = self.encoding.space
+        self.observation_names = self.encoding.names
         self.action_space = spaces.Discrete(self.game.n_actions)
         self._scratch = np.empty_like(self.game.state)
         self._score = 0
@@ -240,7 +242,7 @@ class SingleAgentEnv(gymnasium.Env):
         return game.legal_mask()
 
     def _observation(self) -> np.ndarray:
-        return observe(self.game.state, self.seat, self.game.params)
+        return self.encoding.encode(observe(self.game.state, self.seat, self.game.params))
 
     def _info(self) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self._mask(), "seat": self.seat}

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from .common_observation import COMMON_SIZE
 from .game import Game
 from .observation import observation_high, observation_spec
 from .variants import VARIANTS
@@ -19,12 +20,22 @@ with (an option that turns on a match of rounds adds the rounds block, as in Nch
 The lowest value of every number is 0.
 
 This page is generated: `python -m mancala_env.observation_doc > docs/observations.md`.
+
+### One encoding for every rule set
+
+`observation="common"` (the AEC, Gymnasium and vectorised environments) shows instead the same
+{size} float32 numbers, each in [0, 1], for every rule set, so that one network can play several:
+every number any rule set's observation has, in one order (a number the rule set lacks is 0),
+counts divided by their largest value under the rule set, categories one-hot (`name=k`: a
+pregnant pit's holder, the phases, a special piece's kind and place, the lifted and the
+Shepherd's pit), and last one number per rule set, 1 for the one being played (`variant=NAME`).
+`mancala_env.common_observation.common_names()` names them all.
 """
 
 
 def observation_tables() -> str:
     """The page: its introduction and a table per rule set (index, name, values, meaning)."""
-    parts = [INTRO]
+    parts = [INTRO.format(size=COMMON_SIZE)]
     for name, variant in VARIANTS.items():
         game = Game(name)
         spec, high = observation_spec(game.params), observation_high(game.params)

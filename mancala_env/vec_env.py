@@ -54,6 +54,7 @@ from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
 from .batch import BatchedGames, BatchStep
+from .common_observation import ObservationEncoding
 from .engine import layout as L
 from .env import REWARDS
 from .game import Game
@@ -119,6 +120,7 @@ class MancalaVecEnv(VecEnv):
         seat: int | str = "random",
         seed: int | None = None,
         reward: str = "win_loss",
+        observation: str = "raw",
         **options: Any,
     ) -> None:
         if isinstance(seat, bool) or seat not in SEATS:
@@ -139,9 +141,9 @@ class MancalaVecEnv(VecEnv):
         self._rows = np.arange(n_envs)
         self._final_obs = np.zeros((n_envs, MAX_OBSERVATION), dtype=np.int8)
         self._actions = np.zeros(n_envs, dtype=np.int64)
-        high = self.games.observation_high
-        observation_space = spaces.Box(np.zeros_like(high), high, dtype=np.int8)
-        super().__init__(n_envs, observation_space, spaces.Discrete(self.games.n_actions))
+        self.encoding = ObservationEncoding(observation, self.games.params, self.games.variant.name)
+        self._raw_width = len(self.games.observation_high)
+        super().__init__(n_envs, self.encoding.space, spaces.Discrete(self.games.n_actions))
         self._started = False
 
     # ---- the opponent ------------------------------------------------------------------------
@@ -280,7 +282,7 @@ class MancalaVecEnv(VecEnv):
         return own - states[index, L.STORE + 1 - seats]
 
     def _observations(self) -> np.ndarray:
-        return self.games.observations.copy()
+        return self.encoding.encode(self.games.observations.copy())
 
     def _learner_actions(self, actions: Any) -> np.ndarray:
         actions = np.asarray(actions)
@@ -324,7 +326,8 @@ class MancalaVecEnv(VecEnv):
         if hasattr(opponent, "act_on_states"):
             actions = np.asarray(opponent.act_on_states(games.states[rows], games.params, masks))
         else:
-            actions = np.asarray(opponent(games.observations[rows], masks.astype(bool)))
+            seen = self.encoding.encode(games.observations[rows])
+            actions = np.asarray(opponent(seen, masks.astype(bool)))
         if actions.size != len(rows) or not np.issubdtype(actions.dtype, np.integer):
             raise ValueError(
                 f"the opponent must return {len(rows)} integer actions, one per game it is to "
@@ -377,10 +380,10 @@ class MancalaVecEnv(VecEnv):
             rewards[ended] = (score - self._score[ended]) / total
         final_obs = self._final_obs[: len(ended)]
         _observe_rows(final, seats, games.params, final_obs)
-        width = self.observation_space.shape[0]
+        seen = self.encoding.encode(final_obs[:, : self._raw_width])
         for k, i in enumerate(ended):
             infos[i] = {
-                "terminal_observation": final_obs[k, :width].copy(),
+                "terminal_observation": seen[k].copy(),
                 "seat": int(seats[k]),
                 "winner": None if winners[k] < 0 else int(winners[k]),
                 "end_reason": L.END_REASON_NAMES[int(final[k, L.END_REASON])],
