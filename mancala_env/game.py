@@ -15,11 +15,11 @@ from .engine import layout as L
 from .engine.starts import random_start_seeds
 from .engine.turn import ILLEGAL, begin_turn, new_game, step
 from .inputs import as_integer
-from .piece_snapshot import SOWING_PHASES, pieces_snapshot
 from .snapshot import Rules, state_from_snapshot
 from .snapshot_fields import SnapshotError
 from .variants import RuleOptions, Variant, get_variant
 from .variants.actions import find
+from .variants.mighty_men_snapshot import SOWING_PHASES, pieces_snapshot
 
 
 class IllegalActionError(ValueError):

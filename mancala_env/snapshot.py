@@ -18,7 +18,6 @@ import numpy as np
 
 from .engine import layout as L
 from .engine.setting_out import central_pit
-from .piece_snapshot import restore_pieces
 from .snapshot_fields import (
     COUNTER_MAX,
     INT32_MAX,
@@ -29,6 +28,7 @@ from .snapshot_fields import (
     optional_integer,
     unused,
 )
+from .variants.mighty_men_snapshot import restore_pieces
 
 PHASE_CODES = {name: code for code, name in L.PHASE_NAMES.items()}
 END_REASON_CODES = {name: code for code, name in L.END_REASON_NAMES.items()}

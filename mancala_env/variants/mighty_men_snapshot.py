@@ -13,10 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from .engine import layout as L
-from .engine.board import house_pit
-from .engine.pieces import decision_asked, first_flock_count_range, flock_pit
-from .snapshot_fields import COUNTER_MAX, SnapshotError, choose, integer
+from ..engine import layout as L
+from ..engine.board import house_pit
+from ..engine.pieces import decision_asked, first_flock_count_range, flock_pit
+from ..snapshot_fields import COUNTER_MAX, SnapshotError, choose, integer
 
 KIND_CODES = {name: kind for kind, name in L.KIND_NAMES.items()}
 MOVE_FIELDS = {
