@@ -154,7 +154,7 @@ class Game:
             "round_start_stores": [
                 int(x) for x in s[L.ROUND_START_STORE : L.ROUND_START_STORE + 2]
             ],
-            "setup": [int(x) for x in s[L.SETUP : L.SETUP + 8]],
+            "setup": [int(x) for x in s[L.SETTING_OUT : L.SETTING_OUT + 8]],
             "phase": L.PHASE_NAMES[int(s[L.PHASE])],
             **(pieces_snapshot(s, self.params) if self.params[L.P_PIECE_GAME] == 1 else {}),
         }

@@ -48,7 +48,7 @@ def has_uur(params):
 @njit(cache=True)
 def has_setting_out(params):
     """Whether the players set out the seeds before play (Mangala's central holes)."""
-    return params[L.P_SETUP] == L.SETUP_CENTRAL_CHOSEN
+    return params[L.P_SETTING_OUT] == L.SETTING_OUT_CENTRAL_CHOSEN
 
 
 @njit(cache=True)
@@ -142,12 +142,12 @@ def write_observation(state, player, params, out, bounds):
             n += 1
     if has_setting_out(params):
         phase = state[L.PHASE]
-        distributor = state[L.SETUP + L.SETUP_DISTRIBUTOR]
-        filled = state[L.SETUP + L.SETUP_FILLED]
+        distributor = state[L.SETTING_OUT + L.SETTING_OUT_DISTRIBUTOR]
+        filled = state[L.SETTING_OUT + L.SETTING_OUT_FILLED]
         waiting = state[central_pit(distributor, filled)] if phase == L.PHASE_SET_OUT else 0
         out[n] = 2 if bounds else phase
         out[n + 1] = 1 if bounds else distributor == player
-        out[n + 2] = L.SETUP_CENTRAL_HOLES if bounds else filled
+        out[n + 2] = L.SETTING_OUT_CENTRAL_HOLES if bounds else filled
         out[n + 3] = seeds if bounds else waiting
         n += 4
     if has_pieces(params):

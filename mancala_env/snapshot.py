@@ -74,13 +74,13 @@ class Rules:
 
     @property
     def chosen_setting_out(self) -> bool:
-        return self.p(L.P_SETUP) == L.SETUP_CENTRAL_CHOSEN
+        return self.p(L.P_SETTING_OUT) == L.SETTING_OUT_CENTRAL_CHOSEN
 
     def phases(self) -> tuple[int, ...]:
         """The phases a game of this rule set can be in."""
         if self.pieces:
             moves = tuple(range(L.PHASE_DROP, L.PHASE_FLOCK_PIECE + 1))
-            if self.p(L.P_PIECE_SETUP) == L.PIECE_SETUP_PLAYERS:
+            if self.p(L.P_PIECE_SETTING_OUT) == L.PIECE_SETTING_OUT_PLAYERS:
                 return (L.PHASE_PLAY, L.PHASE_PLACE, L.PHASE_SIDE, *moves)
             return (L.PHASE_PLAY, *moves)
         if self.chosen_setting_out:
@@ -249,23 +249,23 @@ def _setting_out(snapshot: dict[str, Any], s: np.ndarray, rules: Rules) -> None:
     phase = int(s[L.PHASE])
     if rules.chosen_setting_out:
         _central_holes(setup, s, phase)
-    elif rules.p(L.P_SETUP) != L.SETUP_NONE:
-        given = [0, L.SETUP_CENTRAL_HOLES] + [0] * 6
+    elif rules.p(L.P_SETTING_OUT) != L.SETTING_OUT_NONE:
+        given = [0, L.SETTING_OUT_CENTRAL_HOLES] + [0] * 6
         unused("setup", setup, given, rules.name, "its setting out is given")
     elif rules.pieces:
-        distributor = integer(setup[L.SETUP_DISTRIBUTOR], "setup[0] (the placer)", 0, 1)
-        by_players = rules.p(L.P_PIECE_SETUP) == L.PIECE_SETUP_PLAYERS
+        distributor = integer(setup[L.SETTING_OUT_DISTRIBUTOR], "setup[0] (the placer)", 0, 1)
+        by_players = rules.p(L.P_PIECE_SETTING_OUT) == L.PIECE_SETTING_OUT_PLAYERS
         choices = (1, 2) if by_players else (0,)
         if phase in (L.PHASE_PLACE, L.PHASE_SIDE):
             choices = (0,)
             wanted = distributor if phase == L.PHASE_PLACE else 1 - distributor
             _mover_is(s, wanted, phase, "the placer" if phase == L.PHASE_PLACE else "the other")
-        choose(setup[L.SETUP_CHOICE], "setup[2] (the side chosen)", choices)
+        choose(setup[L.SETTING_OUT_CHOICE], "setup[2] (the side chosen)", choices)
         unused("setup", setup[3:], [0] * 5, rules.name, "slots 3..7 are not used")
         unused("setup[1]", setup[1], 0, rules.name, "slot 1 is not used")
     else:
         unused("setup", setup, [0] * 8, rules.name, "it has no setting out")
-    s[L.SETUP : L.SETUP + 8] = setup
+    s[L.SETTING_OUT : L.SETTING_OUT + 8] = setup
 
 
 def _mover_is(s: np.ndarray, player: int, phase: int, who: str) -> None:
@@ -277,16 +277,16 @@ def _mover_is(s: np.ndarray, player: int, phase: int, who: str) -> None:
 
 def _central_holes(setup: list[int], s: np.ndarray, phase: int) -> None:
     """Mangala's setting out: the holes filled so far, the one being filled, the rest empty."""
-    distributor = integer(setup[L.SETUP_DISTRIBUTOR], "setup[0] (the distributor)", 0, 1)
-    holes = L.SETUP_CENTRAL_HOLES
+    distributor = integer(setup[L.SETTING_OUT_DISTRIBUTOR], "setup[0] (the distributor)", 0, 1)
+    holes = L.SETTING_OUT_CENTRAL_HOLES
     if phase == L.PHASE_SET_OUT:
-        filled = integer(setup[L.SETUP_FILLED], "setup[1] (holes filled)", 0, holes - 2)
-        choose(setup[L.SETUP_CHOICE], "setup[2] (the choice)", (0,))
+        filled = integer(setup[L.SETTING_OUT_FILLED], "setup[1] (holes filled)", 0, holes - 2)
+        choose(setup[L.SETTING_OUT_CHOICE], "setup[2] (the choice)", (0,))
         _mover_is(s, distributor, phase, "the distributor")
     else:
-        filled = integer(setup[L.SETUP_FILLED], "setup[1] (holes filled)", holes, holes)
+        filled = integer(setup[L.SETTING_OUT_FILLED], "setup[1] (holes filled)", holes, holes)
         choice = (0,) if phase == L.PHASE_CHOOSE else (1, 2)
-        choose(setup[L.SETUP_CHOICE], "setup[2] (the choice)", choice)
+        choose(setup[L.SETTING_OUT_CHOICE], "setup[2] (the choice)", choice)
         if phase == L.PHASE_CHOOSE:
             _mover_is(s, 1 - distributor, phase, "the other player")
     unused("setup", setup[3:], [0] * 5, "mangala", "slots 3..7 are not used")

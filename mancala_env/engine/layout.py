@@ -38,8 +38,8 @@ ROUND_STARTER = ROUNDS_WON + 2  # the player who moved first this round
 ROUND_START_STORE = ROUND_STARTER + 1  # ROUND_START_STORE + p: player p's store as the round began
 ROUND_OVER = ROUND_START_STORE + 2  # 1 once the current round has ended
 UUR = ROUND_OVER + 1  # UUR + pit: 1 + the player owning a 'pregnant' (uur) pit, 0 for none
-SETUP = UUR + N_PITS  # SETUP + i: scratch for a variant's setting out (8 slots)
-WINNER = SETUP + 8  # once the game is over: the winning player, -1 for a draw
+SETTING_OUT = UUR + N_PITS  # SETTING_OUT + i: scratch for a variant's setting out (8 slots)
+WINNER = SETTING_OUT + 8  # once the game is over: the winning player, -1 for a draw
 BOARD_LOW = WINNER + 1  # the fewest seeds the board has held this game (P_STALL_NEW_LOW)
 # 10 Mighty Men's special pieces, one slot each (see `engine.pieces`).
 MAX_PIECES = 12
@@ -80,7 +80,7 @@ END_REASON_NAMES = {
 # ---- rule parameters vector -----------------------------------------------------------------
 # Declared like the state block: each parameter follows the one before it, a block of several
 # slots says how many, and the import checks that the vector holds them all.
-SETUP_LAYOUT_HOLES = 3  # the central holes a given Mangala layout fills
+SETTING_OUT_LAYOUT_HOLES = 3  # the central holes a given Mangala layout fills
 P_SEEDS_PER_HOUSE = 0
 P_CONTINUE = P_SEEDS_PER_HOUSE + 1  # CONTINUE_*: what the last seed of a lap does
 P_SKIP_ORIGIN = P_CONTINUE + 1  # SKIP_*: which lifted pit a lap passes over
@@ -128,13 +128,15 @@ P_MATCH_TARGET = P_MATCH_END + 1  # the rounds, or seeds, MATCH_END counts to
 P_ROUND_STARTER = P_MATCH_TARGET + 1  # STARTER_*: who moves first in the next round
 # 1: an opposite pit of three makes a pregnant (uur) pair (Layli Goobalay)
 P_UUR = P_ROUND_STARTER + 1
-P_SETUP = P_UUR + 1  # a variant's setting out before play (0: none; values are the variant's)
-P_FIRST_TURN = P_SETUP + 1  # a variant's rule for each player's first turn (0: none)
-P_SETUP_STARTER = P_FIRST_TURN + 1  # SETUP_STARTER_*: who sows first when the position is accepted
-# P_SETUP_LAYOUT + i (i < 3): a given layout's central holes 1..3
-P_SETUP_LAYOUT = P_SETUP_STARTER + 1
+P_SETTING_OUT = P_UUR + 1  # a variant's setting out before play (0: none; values are the variant's)
+P_FIRST_TURN = P_SETTING_OUT + 1  # a variant's rule for each player's first turn (0: none)
+P_SETTING_OUT_STARTER = (
+    P_FIRST_TURN + 1
+)  # SETTING_OUT_STARTER_*: who sows first when the position is accepted
+# P_SETTING_OUT_LAYOUT + i (i < 3): a given layout's central holes 1..3
+P_SETTING_OUT_LAYOUT = P_SETTING_OUT_STARTER + 1
 # UUR_RELAY_*: what a relay's last seed does in a pregnant (uur) pit
-P_UUR_RELAY = P_SETUP_LAYOUT + SETUP_LAYOUT_HOLES
+P_UUR_RELAY = P_SETTING_OUT_LAYOUT + SETTING_OUT_LAYOUT_HOLES
 # a match still undecided after this many rounds is decided on seeds held
 P_MAX_ROUNDS = P_UUR_RELAY + 1
 P_N_ACTIONS = P_MAX_ROUNDS + 1  # the size of the rule set's action space (set by `rule_params`)
@@ -144,8 +146,8 @@ P_PIECES = P_STALL_NEW_LOW + 1  # how many special pieces are in play (10 Mighty
 P_PIECE_KIND = P_PIECES + 1  # P_PIECE_KIND + i: the KIND_* of piece i
 P_PIECE_PIT = P_PIECE_KIND + MAX_PIECES  # P_PIECE_PIT + i: piece i's pit in a given setting out
 P_PIECE_RULES = P_PIECE_PIT + MAX_PIECES  # PIECE_RULES_*: when the pieces use their powers
-P_PIECE_SETUP = P_PIECE_RULES + 1  # PIECE_SETUP_*: how the pieces are set out
-P_PIECE_GAME = P_PIECE_SETUP + 1  # 1: a game of special pieces (moves in `engine.pieces`)
+P_PIECE_SETTING_OUT = P_PIECE_RULES + 1  # PIECE_SETTING_OUT_*: how the pieces are set out
+P_PIECE_GAME = P_PIECE_SETTING_OUT + 1  # 1: a game of special pieces (moves in `engine.pieces`)
 P_PIECE_UNSOWN = P_PIECE_GAME + 1  # PIECE_UNSOWN_*: whose powers hold without being sown (calm)
 P_USED = P_PIECE_UNSOWN + 1  # the slots the rule sets use so far
 PARAMS_SIZE = 80  # room for the parameters of rule sets still to come
@@ -241,21 +243,25 @@ UUR_RELAY_LIFT = 1  # the pit is lifted and sown on like any other (it stays pre
 
 # Mangala's setting out and opening turns.
 
-# P_SETUP: how the seeds are set out before play.
-SETUP_NONE = 0  # P_SEEDS_PER_HOUSE in every pit
-SETUP_CENTRAL_CHOSEN = 1  # one player fills the central holes, the other accepts or turns round
-SETUP_CENTRAL_GIVEN = 2  # the central holes hold P_SETUP_LAYOUT, the rest to the last hole
-SETUP_CENTRAL_RANDOM = 3  # as GIVEN, with a layout drawn from the reset seed
-SETUP_CENTRAL_HOLES = 4  # holes filled: the distributor's houses 3 and 4, then the other's
-SETUP_DISTRIBUTOR = 0  # SETUP + i: the player who sets out the seeds
-SETUP_FILLED = 1  # ... central holes filled so far
-SETUP_CHOICE = 2  # ... SETUP_CHOICE_*: the other player's decision
-SETUP_CHOICE_NONE = 0
-SETUP_CHOICE_ACCEPTED = 1
-SETUP_CHOICE_TURNED = 2
+# P_SETTING_OUT: how the seeds are set out before play.
+SETTING_OUT_NONE = 0  # P_SEEDS_PER_HOUSE in every pit
+SETTING_OUT_CENTRAL_CHOSEN = (
+    1  # one player fills the central holes, the other accepts or turns round
+)
+SETTING_OUT_CENTRAL_GIVEN = (
+    2  # the central holes hold P_SETTING_OUT_LAYOUT, the rest to the last hole
+)
+SETTING_OUT_CENTRAL_RANDOM = 3  # as GIVEN, with a layout drawn from the reset seed
+SETTING_OUT_CENTRAL_HOLES = 4  # holes filled: the distributor's houses 3 and 4, then the other's
+SETTING_OUT_DISTRIBUTOR = 0  # SETTING_OUT + i: the player who sets out the seeds
+SETTING_OUT_FILLED = 1  # ... central holes filled so far
+SETTING_OUT_CHOICE = 2  # ... SETTING_OUT_CHOICE_*: the other player's decision
+SETTING_OUT_CHOICE_NONE = 0
+SETTING_OUT_CHOICE_ACCEPTED = 1
+SETTING_OUT_CHOICE_TURNED = 2
 
-SETUP_STARTER_CHOOSER = 0  # the player who accepted the position sows first
-SETUP_STARTER_DISTRIBUTOR = 1  # the player who set out the seeds sows first
+SETTING_OUT_STARTER_CHOOSER = 0  # the player who accepted the position sows first
+SETTING_OUT_STARTER_DISTRIBUTOR = 1  # the player who set out the seeds sows first
 
 # P_FIRST_TURN: each player's first turn.
 FIRST_TURN_NONE = 0
@@ -312,8 +318,10 @@ PIECE_RULES_CALM = 1  # only as the last piece sown; the Trickster is sown first
 PIECE_UNSOWN_STANDING = 0  # the Warrior's, the Wise Mother's and the Assassin's
 PIECE_UNSOWN_WARRIOR = 1  # the Warrior's only (Gering's one stated exception)
 
-# P_PIECE_SETUP: how the special pieces are set out.
-PIECE_SETUP_PLAYERS = 0  # one player places them, the other chooses a side, the first moves first
-PIECE_SETUP_GIVEN = 1  # in the pits P_PIECE_PIT
-PIECE_SETUP_RANDOM = 2  # in pits drawn from the reset seed
+# P_PIECE_SETTING_OUT: how the special pieces are set out.
+PIECE_SETTING_OUT_PLAYERS = (
+    0  # one player places them, the other chooses a side, the first moves first
+)
+PIECE_SETTING_OUT_GIVEN = 1  # in the pits P_PIECE_PIT
+PIECE_SETTING_OUT_RANDOM = 2  # in pits drawn from the reset seed
 PIECES_PER_PIT = 4  # a pit holds at most this many special pieces when they are set out

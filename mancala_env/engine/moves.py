@@ -32,11 +32,11 @@ from .layout import (
     P_N_ACTIONS,
     P_OPENING,
     P_PIECE_GAME,
-    P_SETUP,
+    P_SETTING_OUT,
     P_SPECIAL_MOVE,
     PHASE,
     PHASE_PLAY,
-    SETUP_CENTRAL_CHOSEN,
+    SETTING_OUT_CENTRAL_CHOSEN,
     SPECIAL_NONE,
     SPECIAL_TRANSFER_EITHER,
     SPECIAL_USED,
@@ -167,7 +167,7 @@ def lifted_pit(action, mover, params):
     lifts = params[P_LIFT_ACTIONS]
     if action < lifts:
         return house_pit(mover, action)
-    if params[P_SETUP] == SETUP_CENTRAL_CHOSEN or params[P_PIECE_GAME] == 1:
+    if params[P_SETTING_OUT] == SETTING_OUT_CENTRAL_CHOSEN or params[P_PIECE_GAME] == 1:
         return -1  # a setting-out action, or a decision about special pieces, lifts nothing
     if params[P_OPENING] != OPENING_NONE:
         return house_pit(mover, action - lifts)

@@ -69,7 +69,7 @@ from .layout import (
     P_PIECE_KIND,
     P_PIECE_PIT,
     P_PIECE_RULES,
-    P_PIECE_SETUP,
+    P_PIECE_SETTING_OUT,
     P_PIECE_UNSOWN,
     P_PIECES,
     PHASE,
@@ -89,16 +89,16 @@ from .layout import (
     PIECE_FOUND,
     PIECE_KIND,
     PIECE_RULES_CALM,
-    PIECE_SETUP_GIVEN,
-    PIECE_SETUP_PLAYERS,
+    PIECE_SETTING_OUT_GIVEN,
+    PIECE_SETTING_OUT_PLAYERS,
     PIECE_SHIFT,
     PIECE_SINCE,
     PIECE_UNSOWN_STANDING,
     PIECES_PER_PIT,
     ROUND_STARTER,
-    SETUP,
-    SETUP_CHOICE,
-    SETUP_DISTRIBUTOR,
+    SETTING_OUT,
+    SETTING_OUT_CHOICE,
+    SETTING_OUT_DISTRIBUTOR,
     STORE,
 )
 from .sowing import sow
@@ -234,7 +234,7 @@ def _draw(seed):
 
 @njit(cache=True)
 def start_pieces(state, params, first_player, seed):
-    """Give each slot its piece and set the pieces out as P_PIECE_SETUP says."""
+    """Give each slot its piece and set the pieces out as P_PIECE_SETTING_OUT says."""
     for i in range(MAX_PIECES):
         state[PIECE_KIND + i] = params[P_PIECE_KIND + i] if i < params[P_PIECES] else 0
         state[PIECE_AT + i] = AT_NOWHERE
@@ -242,13 +242,13 @@ def start_pieces(state, params, first_player, seed):
         state[PIECE_FLOCK_FROM + i] = -1
     state[MOVE + MOVE_RESOLVED] = -1
     state[MOVE + MOVE_FLOCK] = -1
-    setup = params[P_PIECE_SETUP]
+    setup = params[P_PIECE_SETTING_OUT]
     for i in range(params[P_PIECES]):
-        if setup == PIECE_SETUP_PLAYERS:
+        if setup == PIECE_SETTING_OUT_PLAYERS:
             state[PIECE_AT + i] = AT_HAND
-        elif setup == PIECE_SETUP_GIVEN:
+        elif setup == PIECE_SETTING_OUT_GIVEN:
             _set_down(state, i, params[P_PIECE_PIT + i])
-        else:  # PIECE_SETUP_RANDOM: any pit with room, each equally likely
+        else:  # PIECE_SETTING_OUT_RANDOM: any pit with room, each equally likely
             seed = _draw(seed)
             room = 0
             for pit in range(N_PITS):
@@ -261,9 +261,9 @@ def start_pieces(state, params, first_player, seed):
                         _set_down(state, i, pit)
                         break
                     choice -= 1
-    if setup == PIECE_SETUP_PLAYERS and params[P_PIECES] > 0:
+    if setup == PIECE_SETTING_OUT_PLAYERS and params[P_PIECES] > 0:
         state[PHASE] = PHASE_PLACE
-        state[SETUP + SETUP_DISTRIBUTOR] = first_player
+        state[SETTING_OUT + SETTING_OUT_DISTRIBUTOR] = first_player
         state[MOVE + MOVE_PIECE] = 0
 
 
@@ -296,8 +296,8 @@ def _choose_side(state, v):
             if state[PIECE_KIND + i] != 0 and 0 <= at < N_PITS:
                 state[PIECE_AT + i] = (at + N_HOUSES) % N_PITS
     state[PHASE] = PHASE_PLAY
-    state[ROUND_STARTER] = state[SETUP + SETUP_DISTRIBUTOR]
-    state[SETUP + SETUP_CHOICE] = 1 + v  # 1: the board kept, 2: turned round
+    state[ROUND_STARTER] = state[SETTING_OUT + SETTING_OUT_DISTRIBUTOR]
+    state[SETTING_OUT + SETTING_OUT_CHOICE] = 1 + v  # 1: the board kept, 2: turned round
     return 0  # the placer, the other player, moves first
 
 

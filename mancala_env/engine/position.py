@@ -20,7 +20,7 @@ POSITION_SLOTS = np.array(
     + [L.PHASE, L.ROUND, L.ROUNDS_WON, L.ROUNDS_WON + 1, L.ROUND_STARTER]
     + [L.ROUND_START_STORE, L.ROUND_START_STORE + 1, L.ROUND_OVER]
     + list(range(L.UUR, L.UUR + L.N_PITS))
-    + list(range(L.SETUP, L.SETUP + 8))
+    + list(range(L.SETTING_OUT, L.SETTING_OUT + 8))
     + [L.WINNER]
     + list(range(L.BOARD_LOW, L.STATE_SIZE)),  # special pieces and a move of them under way
     dtype=np.int64,

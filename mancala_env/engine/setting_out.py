@@ -15,26 +15,26 @@ from .layout import (
     N_HOUSES,
     N_PITS,
     P_LIFT_ACTIONS,
-    P_SETUP,
-    P_SETUP_LAYOUT,
-    P_SETUP_STARTER,
+    P_SETTING_OUT,
+    P_SETTING_OUT_LAYOUT,
+    P_SETTING_OUT_STARTER,
     P_TOTAL_SEEDS,
     PHASE,
     PHASE_CHOOSE,
     PHASE_PLAY,
     PHASE_SET_OUT,
     ROUND_STARTER,
-    SETUP,
-    SETUP_CENTRAL_CHOSEN,
-    SETUP_CENTRAL_GIVEN,
-    SETUP_CENTRAL_HOLES,
-    SETUP_CHOICE,
-    SETUP_CHOICE_ACCEPTED,
-    SETUP_CHOICE_TURNED,
-    SETUP_DISTRIBUTOR,
-    SETUP_FILLED,
-    SETUP_NONE,
-    SETUP_STARTER_DISTRIBUTOR,
+    SETTING_OUT,
+    SETTING_OUT_CENTRAL_CHOSEN,
+    SETTING_OUT_CENTRAL_GIVEN,
+    SETTING_OUT_CENTRAL_HOLES,
+    SETTING_OUT_CHOICE,
+    SETTING_OUT_CHOICE_ACCEPTED,
+    SETTING_OUT_CHOICE_TURNED,
+    SETTING_OUT_DISTRIBUTOR,
+    SETTING_OUT_FILLED,
+    SETTING_OUT_NONE,
+    SETTING_OUT_STARTER_DISTRIBUTOR,
 )
 
 
@@ -57,25 +57,29 @@ def layout_hole(seed, hole):
 
 @njit(cache=True)
 def start_setting_out(state, params, first_player, seed):
-    """Set out the board as P_SETUP says: the first step of a setting out by the players
+    """Set out the board as P_SETTING_OUT says: the first step of a setting out by the players
     (`first_player` distributes), a given layout of the central holes, or the random layout
     `seed` holds (`starts.random_start_seeds`)."""
-    setup = params[P_SETUP]
-    if setup == SETUP_NONE:
+    setup = params[P_SETTING_OUT]
+    if setup == SETTING_OUT_NONE:
         return
     state[:N_PITS] = 0
-    if setup == SETUP_CENTRAL_CHOSEN:  # the seeds to set out wait in the next central hole
+    if setup == SETTING_OUT_CENTRAL_CHOSEN:  # the seeds to set out wait in the next central hole
         state[PHASE] = PHASE_SET_OUT
-        state[SETUP + SETUP_DISTRIBUTOR] = first_player
+        state[SETTING_OUT + SETTING_OUT_DISTRIBUTOR] = first_player
         state[central_pit(first_player, 0)] = params[P_TOTAL_SEEDS]
         return
     left = params[P_TOTAL_SEEDS]
-    for i in range(SETUP_CENTRAL_HOLES - 1):
-        count = params[P_SETUP_LAYOUT + i] if setup == SETUP_CENTRAL_GIVEN else layout_hole(seed, i)
+    for i in range(SETTING_OUT_CENTRAL_HOLES - 1):
+        count = (
+            params[P_SETTING_OUT_LAYOUT + i]
+            if setup == SETTING_OUT_CENTRAL_GIVEN
+            else layout_hole(seed, i)
+        )
         state[central_pit(0, i)] = count
         left -= count
-    state[central_pit(0, SETUP_CENTRAL_HOLES - 1)] = left
-    state[SETUP + SETUP_FILLED] = SETUP_CENTRAL_HOLES
+    state[central_pit(0, SETTING_OUT_CENTRAL_HOLES - 1)] = left
+    state[SETTING_OUT + SETTING_OUT_FILLED] = SETTING_OUT_CENTRAL_HOLES
 
 
 @njit(cache=True)
@@ -84,17 +88,17 @@ def set_out(state, choice, mover, params):
     move on to the next one), or the other player's decision (accept, or turn the board
     round); EXTRA_TURN when `mover` acts next."""
     total = params[P_TOTAL_SEEDS]
-    distributor = state[SETUP + SETUP_DISTRIBUTOR]
+    distributor = state[SETTING_OUT + SETTING_OUT_DISTRIBUTOR]
     if state[PHASE] == PHASE_SET_OUT:
-        filled = state[SETUP + SETUP_FILLED]
+        filled = state[SETTING_OUT + SETTING_OUT_FILLED]
         hole = central_pit(distributor, filled)
         state[central_pit(distributor, filled + 1)] += state[hole] - choice
         state[hole] = choice
         filled += 1
-        if filled == SETUP_CENTRAL_HOLES - 1:  # the last hole keeps the seeds left
+        if filled == SETTING_OUT_CENTRAL_HOLES - 1:  # the last hole keeps the seeds left
             filled += 1
             state[PHASE] = PHASE_CHOOSE
-        state[SETUP + SETUP_FILLED] = filled
+        state[SETTING_OUT + SETTING_OUT_FILLED] = filled
         return EXTRA_TURN if state[PHASE] == PHASE_SET_OUT else 0
     turned = choice == total + 2
     if turned:  # the board turned round: each row's seeds go to the other side
@@ -102,10 +106,12 @@ def set_out(state, choice, mover, params):
             kept = state[pit]
             state[pit] = state[pit + N_HOUSES]
             state[pit + N_HOUSES] = kept
-    state[SETUP + SETUP_CHOICE] = SETUP_CHOICE_TURNED if turned else SETUP_CHOICE_ACCEPTED
+    state[SETTING_OUT + SETTING_OUT_CHOICE] = (
+        SETTING_OUT_CHOICE_TURNED if turned else SETTING_OUT_CHOICE_ACCEPTED
+    )
     state[PHASE] = PHASE_PLAY
     starter = 1 - distributor
-    if turned or params[P_SETUP_STARTER] == SETUP_STARTER_DISTRIBUTOR:
+    if turned or params[P_SETTING_OUT_STARTER] == SETTING_OUT_STARTER_DISTRIBUTOR:
         starter = distributor
     state[ROUND_STARTER] = starter
     return EXTRA_TURN if starter == mover else 0
@@ -116,7 +122,9 @@ def setting_out_candidates(state, params, out):
     """Mark the setting-out actions allowed now (`out` is the whole action mask)."""
     lifts = params[P_LIFT_ACTIONS]
     if state[PHASE] == PHASE_SET_OUT:  # how many of the seeds left stay in this central hole
-        hole = central_pit(state[SETUP + SETUP_DISTRIBUTOR], state[SETUP + SETUP_FILLED])
+        hole = central_pit(
+            state[SETTING_OUT + SETTING_OUT_DISTRIBUTOR], state[SETTING_OUT + SETTING_OUT_FILLED]
+        )
         for count in range(min(state[hole], params[P_TOTAL_SEEDS]) + 1):
             out[lifts + count] = 1
     elif state[PHASE] == PHASE_CHOOSE:  # accept the position, or turn the board round
@@ -132,9 +140,9 @@ def set_out_sampled(state, action, params, choices):
     if choices <= 0:
         return True
     count = action - params[P_LIFT_ACTIONS]
-    filled = state[SETUP + SETUP_FILLED]
-    here = state[central_pit(state[SETUP + SETUP_DISTRIBUTOR], filled)]
-    if count == here // (SETUP_CENTRAL_HOLES - filled):
+    filled = state[SETTING_OUT + SETTING_OUT_FILLED]
+    here = state[central_pit(state[SETTING_OUT + SETTING_OUT_DISTRIBUTOR], filled)]
+    if count == here // (SETTING_OUT_CENTRAL_HOLES - filled):
         return True
     if choices == 1:
         return False

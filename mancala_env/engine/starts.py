@@ -12,12 +12,12 @@ import numpy as np
 
 from .layout import (
     P_PIECE_GAME,
-    P_PIECE_SETUP,
-    P_SETUP,
+    P_PIECE_SETTING_OUT,
+    P_SETTING_OUT,
     P_TOTAL_SEEDS,
-    PIECE_SETUP_RANDOM,
-    SETUP_CENTRAL_HOLES,
-    SETUP_CENTRAL_RANDOM,
+    PIECE_SETTING_OUT_RANDOM,
+    SETTING_OUT_CENTRAL_HOLES,
+    SETTING_OUT_CENTRAL_RANDOM,
 )
 from .pieces import SEED_BOUND
 from .setting_out import LAYOUT_BITS
@@ -28,20 +28,20 @@ def _layout_seeds(total: int, cuts: np.ndarray) -> np.ndarray:
     every way of sharing `total` seeds among the four central holes is a 3-subset of cuts."""
     edges = np.concatenate([np.full((len(cuts), 1), -1), cuts], axis=1)
     counts = np.diff(edges, axis=1) - 1
-    shifts = LAYOUT_BITS * np.arange(SETUP_CENTRAL_HOLES - 1)
+    shifts = LAYOUT_BITS * np.arange(SETTING_OUT_CENTRAL_HOLES - 1)
     return (counts << shifts).sum(axis=1)
 
 
 def random_start_seeds(params: np.ndarray, rng: np.random.Generator, n: int) -> np.ndarray:
     """A seed for each of `n` games of the rule set `params` (zeros where its start is fixed)."""
-    if params[P_SETUP] == SETUP_CENTRAL_RANDOM:
-        places = int(params[P_TOTAL_SEEDS]) + SETUP_CENTRAL_HOLES - 1
+    if params[P_SETTING_OUT] == SETTING_OUT_CENTRAL_RANDOM:
+        places = int(params[P_TOTAL_SEEDS]) + SETTING_OUT_CENTRAL_HOLES - 1
         if n == 1:  # the single game's draw (as the seeded games of earlier versions drew it)
-            cuts = np.sort(rng.choice(places, size=SETUP_CENTRAL_HOLES - 1, replace=False))
+            cuts = np.sort(rng.choice(places, size=SETTING_OUT_CENTRAL_HOLES - 1, replace=False))
             return _layout_seeds(int(params[P_TOTAL_SEEDS]), cuts[None, :])
-        order = np.argsort(rng.random((n, places)), axis=1)[:, : SETUP_CENTRAL_HOLES - 1]
+        order = np.argsort(rng.random((n, places)), axis=1)[:, : SETTING_OUT_CENTRAL_HOLES - 1]
         return _layout_seeds(int(params[P_TOTAL_SEEDS]), np.sort(order, axis=1))
-    if params[P_PIECE_GAME] == 1 and params[P_PIECE_SETUP] == PIECE_SETUP_RANDOM:
+    if params[P_PIECE_GAME] == 1 and params[P_PIECE_SETTING_OUT] == PIECE_SETTING_OUT_RANDOM:
         if n == 1:
             return np.array([rng.integers(0, SEED_BOUND)], dtype=np.int64)
         return rng.integers(0, SEED_BOUND, size=n, dtype=np.int64)

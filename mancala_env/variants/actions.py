@@ -139,13 +139,13 @@ TWO_HOUSE_OPENING = ActionBlock(
 
 # ---- Mangala's setting out: the seeds left in each central hole, then accept or turn ----------
 def _hole_question(state: np.ndarray, params: np.ndarray) -> str:
-    filled = int(state[L.SETUP + L.SETUP_FILLED])
-    seeds = int(state[central_pit(int(state[L.SETUP + L.SETUP_DISTRIBUTOR]), filled)])
+    filled = int(state[L.SETTING_OUT + L.SETTING_OUT_FILLED])
+    seeds = int(state[central_pit(int(state[L.SETTING_OUT + L.SETTING_OUT_DISTRIBUTOR]), filled)])
     return f"how many of the {seeds} seeds stay in central hole {filled + 1}? (0-{seeds})"
 
 
 def _sets_out(params: np.ndarray) -> bool:
-    return params[L.P_SETUP] == L.SETUP_CENTRAL_CHOSEN
+    return params[L.P_SETTING_OUT] == L.SETTING_OUT_CENTRAL_CHOSEN
 
 
 SETTING_OUT_COUNT = ActionBlock(

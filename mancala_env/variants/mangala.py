@@ -92,19 +92,22 @@ class MangalaOptions(RuleOptions):
 
 CONTINUATIONS = {"even": L.CONTINUE_EVEN, "until_captured": L.CONTINUE_UNTIL_TAKEN}
 SETTINGS_OUT = {
-    "agents": L.SETUP_CENTRAL_CHOSEN,
-    "fixed": L.SETUP_CENTRAL_GIVEN,
-    "random": L.SETUP_CENTRAL_RANDOM,
+    "agents": L.SETTING_OUT_CENTRAL_CHOSEN,
+    "fixed": L.SETTING_OUT_CENTRAL_GIVEN,
+    "random": L.SETTING_OUT_CENTRAL_RANDOM,
 }
-STARTERS = {"chooser": L.SETUP_STARTER_CHOOSER, "distributor": L.SETUP_STARTER_DISTRIBUTOR}
+STARTERS = {
+    "chooser": L.SETTING_OUT_STARTER_CHOOSER,
+    "distributor": L.SETTING_OUT_STARTER_DISTRIBUTOR,
+}
 
 
 def to_params(options: MangalaOptions) -> np.ndarray:
     params = rule_params(
         SEEDS_PER_HOUSE=0,
         TOTAL_SEEDS=TOTAL_SEEDS,
-        SETUP=SETTINGS_OUT[options.setting_out],
-        SETUP_STARTER=STARTERS[options.accepted_starter],
+        SETTING_OUT=SETTINGS_OUT[options.setting_out],
+        SETTING_OUT_STARTER=STARTERS[options.accepted_starter],
         FIRST_TURN=L.FIRST_TURN_RIGHTMOST,
         DIRECTION=-1,
         SKIP_ORIGIN=L.SKIP_NONE,
@@ -114,7 +117,7 @@ def to_params(options: MangalaOptions) -> np.ndarray:
         REMAINDER=REMAINDERS[options.remainder],
         STALL_REMAINDER=REMAINDERS[options.remainder],
     )
-    params[L.P_SETUP_LAYOUT : L.P_SETUP_LAYOUT + 3] = FIXED_LAYOUT
+    params[L.P_SETTING_OUT_LAYOUT : L.P_SETTING_OUT_LAYOUT + 3] = FIXED_LAYOUT
     return params
 
 

@@ -51,9 +51,9 @@ SOURCE = "000_edc2cb6489bae485.txt (10 Mighty Men: Basic Rules, Special Rules)"
 KINDS = {name: kind for kind, name in L.KIND_NAMES.items()}
 ALL_PIECES = ",".join(L.KIND_NAMES[k] for k in sorted(L.KIND_NAMES))
 SETTINGS_OUT = {
-    "players": L.PIECE_SETUP_PLAYERS,
-    "fixed": L.PIECE_SETUP_GIVEN,
-    "random": L.PIECE_SETUP_RANDOM,
+    "players": L.PIECE_SETTING_OUT_PLAYERS,
+    "fixed": L.PIECE_SETTING_OUT_GIVEN,
+    "random": L.PIECE_SETTING_OUT_RANDOM,
 }
 
 
@@ -140,7 +140,7 @@ def to_params(options: MightyMenOptions, rules: int = L.PIECE_RULES_MAHER) -> np
         PIECE_GAME=1,
         PIECES=len(kinds),
         PIECE_RULES=rules,
-        PIECE_SETUP=SETTINGS_OUT[options.setting_out],
+        PIECE_SETTING_OUT=SETTINGS_OUT[options.setting_out],
     )
     for i, kind in enumerate(kinds):
         params[L.P_PIECE_KIND + i] = kind
