@@ -21,6 +21,7 @@ from numba import njit, prange
 from .engine import layout as L
 from .engine.starts import random_start_seeds
 from .engine.turn import new_game, step
+from .first_use import announce_compiling
 from .game import Game, IllegalActionError, action_number
 from .inputs import is_integer
 from .observation import MAX_OBSERVATION, observation_high, write_observation
@@ -123,6 +124,9 @@ def batch_step(
     return -1
 
 
+BATCH_COMPILE_SECONDS = 60  # the batch kernels, compiled on two shared cores
+
+
 class BatchedGames:
     """`n_games` games of `variant` under the rule options `options`, stepped together."""
 
@@ -130,6 +134,9 @@ class BatchedGames:
         if not is_integer(n_games) or n_games < 1:
             raise ValueError(f"n_games must be a positive integer, got {n_games!r}")
         game = Game(variant, **options)
+        announce_compiling(
+            "the batched engine's kernels", (batch_reset, batch_step), BATCH_COMPILE_SECONDS
+        )
         self.variant = game.variant
         self.options = game.options
         self.params = game.params

@@ -14,12 +14,15 @@ import numpy as np
 from .engine import layout as L
 from .engine.starts import random_start_seeds
 from .engine.turn import ILLEGAL, begin_turn, new_game, step
+from .first_use import announce_compiling
 from .inputs import as_integer
 from .piece_snapshot import SOWING_PHASES, pieces_snapshot
 from .snapshot import Rules, state_from_snapshot
 from .snapshot_fields import SnapshotError
 from .variants import RuleOptions, Variant, get_variant
 from .variants.actions import find
+
+ENGINE_COMPILE_SECONDS = 60  # the first game's kernels, compiled on two shared cores
 
 
 class IllegalActionError(ValueError):
@@ -42,6 +45,7 @@ class Game:
         self.n_actions = self.variant.n_actions(options)
         self.total_seeds = int(self.params[L.P_TOTAL_SEEDS])
         self.state = np.zeros(L.STATE_SIZE, dtype=np.int32)
+        announce_compiling("the rules engine's kernels", (new_game, step), ENGINE_COMPILE_SECONDS)
         self.reset()
 
     def reset(self, rng: np.random.Generator | None = None) -> None:
