@@ -3,9 +3,10 @@
     python benchmarks/speed.py [--seconds 2] [--variant oware ...]
 
 The same measurements as `mancala bench` (see `mancala_env.bench`), laid out as one row per
-rule set and one column per layer, in moves (plies) per second; the rows of PettingZoo's
-`connect_four_v3` and OpenSpiel's `oware`, measured in the same run, follow when those packages
-are installed (`pip install -e ".[bench]"`).
+rule set and one column per layer, in moves (plies) per second. With Oware, the anchors measured
+in the same run follow: PettingZoo's `connect_four_v3` and OpenSpiel's `oware` stepped from Python
+(when installed: `pip install -e ".[bench]"`) in the `aec` column, the C reference loop (when
+there is a C compiler) in the `engine_1_core` column; then the ratios the speed targets are set in.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ import platform
 
 import numba
 
-from mancala_env.bench import measure
+from mancala_env.bench import C_REFERENCE, OPEN_SPIEL, measure
 
+RELAY_RULE_SETS = ["ayoayo", "tampoduo", "ncho", "jerin", "layli_goobalay"]
 LAYERS = ["engine_1_core", "engine_all_cores", "batched", "aec", "gymnasium", "vec_env"]
 
 
@@ -27,8 +29,11 @@ def main() -> None:
     args = parser.parse_args()
     table: dict[str, dict[str, str]] = {}
     others = []
+    speeds: dict[tuple[str, str], int] = {}
     for row in measure(args.variant or None, args.seconds):
         cell = f"{row['moves_per_s']:,}" if "moves_per_s" in row else row["note"]
+        if "moves_per_s" in row:
+            speeds[row["variant"], row["benchmark"]] = row["moves_per_s"]
         if row["benchmark"] in LAYERS:
             table.setdefault(row["variant"], {})[row["benchmark"]] = cell
         else:
@@ -38,8 +43,32 @@ def main() -> None:
     print("|---" * (len(LAYERS) + 1) + "|")
     for name, cells in table.items():
         print(f"| `{name}` | " + " | ".join(cells.get(layer, "") for layer in LAYERS) + " |")
-    for name, cell in others:  # Python-stepped, like the AEC column
-        print(f"| {name} | " + " | ".join([""] * 3 + [cell, "", ""]) + " |")
+    for name, cell in others:  # the C loop beside the engine, the Python-stepped beside aec
+        column = LAYERS.index("engine_1_core" if name == C_REFERENCE else "aec")
+        cells = [""] * len(LAYERS)
+        cells[column] = cell
+        print(f"| {name} | " + " | ".join(cells) + " |")
+    print()
+    for text, ratio in ratios(speeds):
+        print(f"- {text}: {ratio:.2f}")
+
+
+def ratios(speeds: dict[tuple[str, str], int]) -> list[tuple[str, float]]:
+    """The ratios of the speed targets, for those whose two rows were measured."""
+    wanted = [
+        ("oware engine_1_core / C reference loop", ("oware", "engine_1_core"), C_REFERENCE),
+        ("oware batched / OpenSpiel's Python loop", ("oware", "batched"), OPEN_SPIEL),
+    ]
+    found = [
+        (text, speeds[top] / speeds["oware", anchor])
+        for text, top, anchor in wanted
+        if top in speeds and ("oware", anchor) in speeds
+    ]
+    for name in RELAY_RULE_SETS:
+        if (name, "engine_1_core") in speeds and ("oware", "engine_1_core") in speeds:
+            ratio = speeds[name, "engine_1_core"] / speeds["oware", "engine_1_core"]
+            found.append((f"{name} engine_1_core / oware engine_1_core", ratio))
+    return found
 
 
 if __name__ == "__main__":

@@ -6,8 +6,11 @@ numpy between calls), the PettingZoo AEC environment with its standard wrappers,
 single-agent Gymnasium environment against a random opponent, and the stable-baselines3
 `MancalaVecEnv` against a random opponent (needs the `train` extra; it counts the learner's
 moves only, as a training run sees them). For Oware the same run also
-measures PettingZoo's `connect_four_v3` (needs pygame) and OpenSpiel's `oware` stepped from
-Python (needs the optional `open-spiel` package); a missing one is reported, not measured.
+measures two anchors: PettingZoo's `connect_four_v3` (needs pygame) and OpenSpiel's `oware`
+(needs the optional `open-spiel` package), stepped from the fastest ordinary Python loop
+(`random.choice` over `state.legal_actions()`), and the C reference loop of random Oware
+(`anchors/oware_limit.c`, built with the system C compiler into a temporary folder and run for
+its own fixed 3 seconds); a missing one is reported, not measured.
 
 A move is one ply: one player's action (a setting-out step counts as one). Each measurement
 runs for about `seconds` after an untimed warm-up that compiles what it needs.
@@ -18,8 +21,14 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
+import random
+import re
+import shutil
+import subprocess
+import tempfile
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -27,30 +36,30 @@ from numba import njit, prange
 
 from .batch import BatchedGames
 from .engine import layout as L
-from .engine.turn import new_game, step
+from .engine.turn import kept_buffer, new_game, step
 from .game import Game
 from .opponents import random_actions, random_legal_action
 from .variants import VARIANTS, get_variant
 
 
 @njit(cache=True)
-def _random_moves(state, params, n_moves):
+def _random_moves(state, params, n_moves, kept):
     """Play `n_moves` random legal moves, starting a new game whenever one ends; return the
-    number of games finished."""
+    number of games finished (`kept`: the game's `kept_buffer`)."""
     games = 0
     for _ in range(n_moves):
         if state[L.OVER] == 1:
             games += 1
-            new_game(params, games % 2, state)
-        step(state, random_legal_action(state, params), params)
+            new_game(params, games % 2, state, 0, kept)
+        step(state, random_legal_action(state, params), params, kept)
     return games
 
 
 @njit(cache=True, parallel=True)
-def _random_moves_parallel(states, params, n_moves, games):
+def _random_moves_parallel(states, params, n_moves, games, kept):
     for i in prange(states.shape[0]):
         np.random.seed(i)
-        games[i] = _random_moves(states[i], params, n_moves)
+        games[i] = _random_moves(states[i], params, n_moves, kept[i])
 
 
 def _timed(run: Callable[[], tuple[int, int]], seconds: float) -> tuple[int, int, float]:
@@ -68,13 +77,14 @@ def _engine(name: str, threads: int) -> Callable[[], tuple[int, int]]:
     game = Game(name, first_player="player_0")
     chunk = 20_000
     if threads == 1:
-        state = game.state.copy()
-        return lambda: (chunk, _random_moves(state, game.params, chunk))
+        state, kept = game.state.copy(), kept_buffer(game.params)
+        return lambda: (chunk, _random_moves(state, game.params, chunk, kept))
     states = np.stack([game.state] * threads)
     games = np.zeros(threads, dtype=np.int64)
+    kept = kept_buffer(game.params, threads)
 
     def run() -> tuple[int, int]:
-        _random_moves_parallel(states, game.params, chunk, games)
+        _random_moves_parallel(states, game.params, chunk, games, kept)
         return chunk * threads, int(games.sum())
 
     return run
@@ -159,16 +169,50 @@ def _open_spiel_oware() -> Callable[[], tuple[int, int]] | None:
         return None
     pyspiel = importlib.import_module("pyspiel")
     game = pyspiel.load_game("oware")
-    rng = np.random.default_rng(0)
+    choice = random.Random(0).choice
 
     def run() -> tuple[int, int]:
+        """The fastest ordinary Python loop: bound methods, `random.choice` on the list."""
         state, moves = game.new_initial_state(), 0
-        while not state.is_terminal():
-            state.apply_action(int(rng.choice(state.legal_actions())))
+        apply, legal, terminal = state.apply_action, state.legal_actions, state.is_terminal
+        while not terminal():
+            apply(choice(legal()))
             moves += 1
         return moves, 1
 
     return run
+
+
+C_ANCHOR = Path(__file__).with_name("anchors") / "oware_limit.c"
+C_COMPILER = "cc"
+OPEN_SPIEL = "open_spiel oware (python)"
+C_REFERENCE = "c reference loop (cc -O2)"
+
+
+def c_reference_oware() -> dict:
+    """Build and run the C reference loop; its measurement, or a note saying why there is none.
+
+    The binary lives in a temporary folder that is removed afterwards.
+    """
+    compiler = shutil.which(C_COMPILER)
+    if compiler is None:
+        return {"note": f"no C compiler ({C_COMPILER}) on the PATH"}
+    with tempfile.TemporaryDirectory() as folder:
+        binary = str(Path(folder) / "oware_limit")
+        build = subprocess.run(
+            [compiler, "-O2", "-o", binary, str(C_ANCHOR)], capture_output=True, text=True
+        )
+        if build.returncode != 0:
+            return {"note": f"{C_COMPILER} -O2 failed: {build.stderr.strip().splitlines()[-1:]}"}
+        output = subprocess.run([binary], capture_output=True, text=True, check=True).stdout
+    found = dict(re.findall(r"(\w+)=([\d.]+)", output))
+    seconds = float(found["seconds"])
+    return {
+        "moves": int(found["plies"]),
+        "seconds": seconds,
+        "moves_per_s": round(int(found["plies"]) / seconds),
+        "games_per_s": round(int(found["games"]) / seconds, 1),
+    }
 
 
 def _connect_four() -> Callable[[], tuple[int, int]] | None:
@@ -195,12 +239,14 @@ def measure(variants: list[str] | None = None, seconds: float = 2.0) -> Iterator
         }
         if name == "oware":
             runs["pettingzoo connect_four_v3"] = _connect_four()
-            runs["open_spiel oware (python)"] = _open_spiel_oware()
+            runs[OPEN_SPIEL] = _open_spiel_oware()
         for kind, run in runs.items():
             used = threads if kind in ("engine_all_cores", "batched", "vec_env") else 1
             row = {"variant": name, "benchmark": kind, "threads": used}
             if run is None:
-                row["note"] = "not installed"
+                row["note"] = "not installed" + (
+                    " (pip install open-spiel)" if kind == OPEN_SPIEL else ""
+                )
                 yield row
                 continue
             moves, games, elapsed = _timed(run, seconds)
@@ -211,3 +257,5 @@ def measure(variants: list[str] | None = None, seconds: float = 2.0) -> Iterator
                 games_per_s=round(games / elapsed, 1),
             )
             yield row
+        if name == "oware":
+            yield {"variant": name, "benchmark": C_REFERENCE, "threads": 1, **c_reference_oware()}

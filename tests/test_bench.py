@@ -2,7 +2,8 @@
 
 import json
 
-from mancala_env.bench import measure
+from mancala_env import bench
+from mancala_env.bench import C_REFERENCE, OPEN_SPIEL, c_reference_oware, measure
 from mancala_env.cli import main
 
 
@@ -11,7 +12,7 @@ def test_measure_reports_every_layer_with_positive_speeds():
     kinds = [row["benchmark"] for row in rows]
     for kind in ("engine_1_core", "engine_all_cores", "batched", "aec", "gymnasium", "vec_env"):
         assert kind in kinds
-    assert "pettingzoo connect_four_v3" in kinds and "open_spiel oware (python)" in kinds
+    assert {"pettingzoo connect_four_v3", OPEN_SPIEL, C_REFERENCE} <= set(kinds)
     for row in rows:
         assert row["variant"] == "oware"
         if "note" not in row:
@@ -28,3 +29,16 @@ def test_bench_command_prints_json_rows(capsys):
 def test_bench_command_names_an_unknown_variant(capsys):
     assert main(["bench", "--variant", "warri"]) == 2
     assert "known variants: ayoayo" in capsys.readouterr().err
+
+
+def test_c_reference_loop_is_built_and_measured_without_leaving_a_binary(tmp_path, monkeypatch):
+    monkeypatch.setattr(bench.tempfile, "tempdir", str(tmp_path))
+    row = c_reference_oware()
+    assert row["moves"] > 0 and row["seconds"] >= 3.0  # the loop's own fixed 3 seconds
+    assert row["moves_per_s"] == round(row["moves"] / row["seconds"])
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_c_reference_loop_says_when_there_is_no_compiler(monkeypatch):
+    monkeypatch.setattr(bench, "C_COMPILER", "no-such-cc")
+    assert c_reference_oware() == {"note": "no C compiler (no-such-cc) on the PATH"}

@@ -54,6 +54,7 @@ def test_wheel_ships_training_configs_and_type_markers(wheel):
     configs = {f"train/configs/{p.name}" for p in (ROOT / "train" / "configs").glob("*.toml")}
     assert configs and configs <= names
     assert {f"{package}/py.typed" for package in PACKAGES} <= names
+    assert "mancala_env/anchors/oware_limit.c" in names  # the C loop `mancala bench` builds
     assert not any(name.startswith(("tests/", "docs/", "benchmarks/")) for name in names)
 
 

@@ -1,0 +1,37 @@
+"""The first use of the engine says, in one line, that it compiles; a warm start says nothing."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from mancala_env.engine.turn import new_game
+from mancala_env.first_use import announce_compiling, is_cached
+from mancala_env.game import Game
+
+ROOT = Path(__file__).resolve().parents[1]
+LINE = "mancala_env: compiling the rules engine's kernels, once, ~"
+
+
+def _first_game(cache_dir: Path) -> str:
+    """The standard error of a process that starts one game of Oware with `cache_dir`."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache_dir), "PYTHONPATH": str(ROOT)}
+    code = "from mancala_env.game import Game; Game('oware').step(0)"
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    return done.stderr
+
+
+def test_a_cold_cache_prints_the_compiling_line_once_and_a_warm_one_nothing(tmp_path):
+    cold = _first_game(tmp_path)
+    assert cold.count(LINE) == 1, cold
+    assert any(tmp_path.rglob("*.nbi"))  # the compiled kernels went to the disk cache
+    assert LINE not in _first_game(tmp_path)
+
+
+def test_a_kernel_compiled_in_this_process_needs_no_line(capsys):
+    Game("oware")  # compiles the kernels, or loads them from the disk cache
+    assert new_game.overloads and is_cached(new_game)
+    announce_compiling("a test's kernels", (new_game,), 1)
+    assert capsys.readouterr().err == ""
