@@ -5,6 +5,7 @@
     alphabeta:depth=6           alpha-beta search (keys: depth, time, eval, tt)
     alphabeta:time=0.5          ... iterative deepening for 0.5 s a move
     mcts:simulations=800        Monte Carlo tree search (keys: simulations, time, c)
+    perfect:db=endgames/oware   perfect play from an endgame database (docs/endgames.md)
     ppo:models/oware.zip        a saved sb3-contrib MaskablePPO model (its weights only)
     ppo:models/oware.zip,trust=yes   ... loaded whole: runs code the file holds
     human                       a person typing moves
@@ -29,6 +30,7 @@ from .alphabeta import EVALUATIONS, MAX_DEPTH, AlphaBetaAgent
 from .base import Agent, GreedyAgent, RandomAgent
 from .human import HumanAgent
 from .mcts import MCTSAgent
+from .perfect import PerfectAgent
 
 BUILT_INS: dict[str, type] = {
     "random": RandomAgent,
@@ -36,12 +38,14 @@ BUILT_INS: dict[str, type] = {
     "alphabeta": AlphaBetaAgent,
     "mcts": MCTSAgent,
     "human": HumanAgent,
+    "perfect": PerfectAgent,
 }
 SPEC_FORMS = (
     "random",
     "greedy",
     f"alphabeta[:depth=D][,time=SECONDS][,eval={'|'.join(EVALUATIONS)}][,tt=on|off]",
     "mcts[:simulations=N][,time=SECONDS][,c=C]",
+    "perfect:db=DIR",
     "ppo:PATH[,trust=yes]",
     "human",
     "python:MODULE:CLASS",
@@ -113,6 +117,7 @@ KEYS: dict[str, dict[str, tuple[str, Callable[[str], Any]]]] = {
         "time": ("time_limit", _positive),
         "c": ("c", _non_negative),
     },
+    "perfect": {"db": ("db", str)},
 }
 
 
@@ -225,6 +230,14 @@ def load_agent(spec: str, variant: str | None = None, seed: int | None = None) -
         return AlphaBetaAgent(seed=seed, **_keys(spec, kind, rest))
     if kind == "mcts":
         return MCTSAgent(seed=seed, **_keys(spec, kind, rest))
+    if kind == "perfect":
+        keys = _keys(spec, kind, rest)
+        if "db" not in keys:
+            raise SpecError(spec, "perfect: needs its database's directory, perfect:db=DIR")
+        try:
+            return PerfectAgent(seed=seed, **keys)
+        except ValueError as error:
+            raise SpecError(spec, str(error)) from None
     if kind == "ppo":
         from .ppo import PPOAgent
 

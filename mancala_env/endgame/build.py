@@ -16,13 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numba.typed import List
 from tqdm import tqdm
 
 from ..engine import layout as L
 from ..variants import RuleOptions, Variant
 from .files import level_path, read_level, write_level
 from .index import BINOMIAL, level_size, total_size
-from .kernels import BLOCK, NO_EDGE, level_exits, settle_level
+from .kernels import BLOCK, CHUNK, NO_EDGE, level_exits, settle_level
 from .rules import (
     check_solvable,
     relevant_options,
@@ -32,7 +33,6 @@ from .rules import (
 )
 
 MAX_BUILD_SEEDS = 30  # a level's boards must be numbered in 32 bits: C(41, 11) < 2**32
-CHUNK = 1 << 21  # boards whose moves are played in one call (bounds the scratch memory)
 
 
 def rules_header(variant: Variant, options: RuleOptions) -> dict[str, Any]:
@@ -79,15 +79,15 @@ def _edges_of_level(
     params: np.ndarray,
     template: np.ndarray,
     advance: Callable[[int], None],
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Exits, edge counts and edge targets of level `seeds`, played chunk by chunk."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, List]:
+    """Exits, edge counts, block starts and edge targets (one array a chunk) of level `seeds`,
+    played chunk by chunk (see `kernels.settle_level`)."""
     count = level_size(seeds)
-    n_actions = int(params[L.P_N_ACTIONS])
     exits = np.empty(count, np.uint8)
     edge_counts = np.empty(count, np.uint8)
-    targets = np.empty(3 * count + n_actions, np.uint32)  # grown below when it fills
-    used = 0
-    scratch = np.empty((min(CHUNK, count), n_actions), np.uint32)
+    block_start = np.empty((count + BLOCK - 1) // BLOCK, np.int64)
+    targets = List()
+    scratch = np.empty((min(CHUNK, count), int(params[L.P_N_ACTIONS])), np.uint32)
     for first in range(0, count, CHUNK):
         size = min(CHUNK, count - first)
         edges = scratch[:size]
@@ -95,14 +95,13 @@ def _edges_of_level(
             seeds, first, values, offsets, params, template, BINOMIAL, exits[first:][:size], edges
         )
         present = edges != NO_EDGE
-        edge_counts[first : first + size] = present.sum(axis=1)
-        found = edges[present]
-        if used + found.shape[0] > targets.shape[0]:
-            targets = np.resize(targets, max(2 * targets.shape[0], used + found.shape[0]))
-        targets[used : used + found.shape[0]] = found
-        used += found.shape[0]
+        counts = present.sum(axis=1)
+        edge_counts[first : first + size] = counts
+        per_block = np.add.reduceat(counts, np.arange(0, size, BLOCK))
+        block_start[first // BLOCK :][: per_block.shape[0]] = np.cumsum(per_block) - per_block
+        targets.append(edges[present])
         advance(size)
-    return exits, edge_counts, targets[:used]
+    return exits, edge_counts, block_start, targets
 
 
 def _solve_level(
@@ -114,15 +113,10 @@ def _solve_level(
     advance: Callable[[int], None],
 ) -> int:
     """Solve level `seeds` into its slice of `values`; return the passes it took."""
-    exits, edge_counts, targets = _edges_of_level(seeds, values, offsets, params, template, advance)
-    count = exits.shape[0]
-    block_start = np.zeros((count + BLOCK - 1) // BLOCK, np.int64)
-    np.cumsum(
-        np.add.reduceat(edge_counts, np.arange(0, count, BLOCK), dtype=np.int64)[:-1],
-        out=block_start[1:],
-    )
+    edges = _edges_of_level(seeds, values, offsets, params, template, advance)
+    count = level_size(seeds)
     level = values[offsets[seeds] : offsets[seeds] + count]
-    passes = settle_level(seeds, exits, edge_counts, block_start, targets, level, count + 2)
+    passes = settle_level(seeds, *edges, level, count + 2)
     if passes < 0:
         raise RuntimeError(f"level {seeds} did not settle in {count + 2} passes")
     return passes

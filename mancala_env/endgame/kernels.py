@@ -33,6 +33,7 @@ NO_EDGE = np.uint32(0xFFFFFFFF)  # an action that is illegal or leaves the level
 NO_EXIT = np.uint8(255)  # a board all of whose moves stay in the level
 CHUNKS = 256  # pieces of a call handed to the threads
 BLOCK = 1024  # boards a thread settles in one go (`block_start` has one entry per block)
+CHUNK = 2048 * BLOCK  # boards whose moves are played in one call, their edges in one array
 
 
 @njit(cache=True)
@@ -91,9 +92,9 @@ def level_exits(seeds, first, lower, offsets, params, template, binomial, exits,
 def settle_level(seeds, exits, edge_counts, block_start, targets, values, max_passes):
     """Solve the level: `values` from the exits and the edges (see the module docstring).
 
-    The edges of board `i` are ``edge_counts[i]`` consecutive entries of `targets`, those of
-    the boards of block `b` starting at ``block_start[b]``. Returns the passes made, or -1 if
-    `max_passes` passes did not settle it.
+    The edges of board `i` are ``edge_counts[i]`` consecutive entries of ``targets[i //
+    CHUNK]``, those of the boards of block `b` starting at ``block_start[b]`` there. Returns
+    the passes made, or -1 if `max_passes` passes did not settle it.
     """
     count = values.shape[0]
     for i in range(count):
@@ -104,10 +105,11 @@ def settle_level(seeds, exits, edge_counts, block_start, targets, values, max_pa
         changed = 0
         for block in prange(blocks):
             at = block_start[block]
+            chunk = targets[block * BLOCK // CHUNK]
             for i in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
                 best = -1 if exits[i] == NO_EXIT else np.int64(exits[i])
                 for _ in range(edge_counts[i]):
-                    best = max(best, 2 * seeds - np.int64(values[targets[at]]))
+                    best = max(best, 2 * seeds - np.int64(values[chunk[at]]))
                     at += 1
                 if best != values[i]:
                     values[i] = best
