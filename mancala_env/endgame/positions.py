@@ -44,19 +44,23 @@ MAX_DRAWS = 100_000  # boards drawn in vain before a seed count is taken to offe
 
 
 def random_choices(
-    variant: Variant, options: RuleOptions, seeds: int, rng: np.random.Generator
+    variant: Variant,
+    options: RuleOptions,
+    seeds: int,
+    rng: np.random.Generator,
+    max_draws: int = MAX_DRAWS,
 ) -> Iterator[Game]:
     """Endless uniformly random positions of `seeds` seeds in which the player to move has a
-    choice (two legal moves or more). ValueError when `MAX_DRAWS` boards in a row offer none
+    choice (two legal moves or more). ValueError when `max_draws` boards in a row offer none
     (in Oware, a board of two seeds never does)."""
     draws = 0
-    while draws < MAX_DRAWS:
+    while draws < max_draws:
         game = position_game(variant, options, random_board(seeds, rng), int(rng.integers(2)))
         draws += 1
         if not game.over and len(game.legal_actions()) >= 2:
             draws = 0
             yield game
     raise ValueError(
-        f"no position of {seeds} seeds in {MAX_DRAWS} random boards gives the player to move "
+        f"no position of {seeds} seeds in {max_draws} random boards gives the player to move "
         "a choice of moves"
     )

@@ -24,13 +24,15 @@ from ..engine import layout as L
 from ..engine.turn import new_game
 from ..variants import RuleOptions, Variant
 
-SOLVED_FAMILY = ("oware", "kpo", "ouri")  # rule sets whose positions are a board and a mover
+OWARE_FAMILY = ("oware", "kpo", "ouri", "ayoyayo")  # single laps, 2s and 3s captured
 IGNORED_OPTIONS = ("first_player", "stall_limit")  # no part of a board's value (see above)
 NEVER_STOP = np.iinfo(np.int32).max  # a stall limit no build reaches
 
 
 def unsolvable_reason(variant: Variant, options: RuleOptions) -> str | None:
     """Why `variant` under `options` has no endgame database, or None when it can have one."""
+    if variant.name not in OWARE_FAMILY:
+        return f"endgame databases cover the Oware family ({', '.join(OWARE_FAMILY)})"
     params = variant.to_params(options)
     if params[L.P_SPECIAL_MOVE] != L.SPECIAL_NONE:
         return (
@@ -42,11 +44,6 @@ def unsolvable_reason(variant: Variant, options: RuleOptions) -> str | None:
             f"{variant.name} scores a stopped chase by the seeds on each row when the stall "
             "limit stops it, which depends on the stall counter, not on the board alone "
             "(only the split, stall_remainder=split, has a board value)"
-        )
-    if variant.name not in SOLVED_FAMILY:
-        return (
-            f"endgame databases cover the Oware family ({', '.join(SOLVED_FAMILY)}), "
-            f"not {variant.name}"
         )
     return None
 
