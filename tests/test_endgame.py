@@ -279,6 +279,15 @@ def test_a_build_goes_on_from_the_last_finished_seed_count(oware_db, tmp_path, m
         assert level_path(tmp_path, seeds).read_bytes() == fresh
 
 
+def test_an_interrupted_solve_command_says_how_to_go_on(tmp_path, monkeypatch, capsys):
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(build_module, "build", stopped)
+    assert main(["solve", "oware", "--max-seeds", "4", "--out", str(tmp_path)]) == 130
+    assert "run the same command to continue" in capsys.readouterr().err
+
+
 def test_max_seeds_is_checked(tmp_path) -> None:
     for bad in (-1, 31, 2.0, True):
         with pytest.raises(ValueError, match="max_seeds must be an integer from 0 to 30"):

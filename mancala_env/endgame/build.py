@@ -64,7 +64,6 @@ class BuildReport:
     found: list[int]
     solved: list[int]
     seconds: dict[int, float]
-    passes: dict[int, int]
 
     @property
     def bytes_on_disk(self) -> int:
@@ -111,15 +110,14 @@ def _solve_level(
     params: np.ndarray,
     template: np.ndarray,
     advance: Callable[[int], None],
-) -> int:
-    """Solve level `seeds` into its slice of `values`; return the passes it took."""
+) -> None:
+    """Solve level `seeds` into its slice of `values`."""
     edges = _edges_of_level(seeds, values, offsets, params, template, advance)
     count = level_size(seeds)
     level = values[offsets[seeds] : offsets[seeds] + count]
     passes = settle_level(seeds, *edges, level, count + 2)
     if passes < 0:
         raise RuntimeError(f"level {seeds} did not settle in {count + 2} passes")
-    return passes
 
 
 def build(
@@ -149,15 +147,13 @@ def build(
     todo = list(range(len(found), max_seeds + 1))
     params = solving_params(variant, options)
     template = solving_template(params)
-    report = BuildReport(directory, found, [], {}, {})
+    report = BuildReport(directory, found, [], {})
     bar = _progress_bar(sum(level_size(k) for k in todo), progress, found)
     try:
         for seeds in todo:
             bar.set_postfix_str(f"{seeds} seeds")
             start = time.perf_counter()
-            report.passes[seeds] = _solve_level(
-                seeds, values, offsets, params, template, bar.update
-            )
+            _solve_level(seeds, values, offsets, params, template, bar.update)
             write_level(directory, seeds, rules, values[offsets[seeds] : offsets[seeds + 1]])
             report.seconds[seeds] = time.perf_counter() - start
             report.solved.append(seeds)
