@@ -5,6 +5,7 @@
     alphabeta:depth=6           alpha-beta search (keys: depth, time, eval, tt)
     alphabeta:time=0.5          ... iterative deepening for 0.5 s a move
     mcts:simulations=800        Monte Carlo tree search (keys: simulations, time, c)
+    perfect:db=endgames/oware   perfect play from an endgame database (docs/endgames.md)
     ppo:models/oware.zip        a saved sb3-contrib MaskablePPO model (its weights only)
     ppo:models/oware.zip,trust=yes   ... loaded whole: runs code the file holds
     human                       a person typing moves
@@ -22,14 +23,17 @@ import inspect
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from mancala_env.endgame.files import HEADER_SIZE
 from mancala_env.variants import get_variant
 
 from .alphabeta import EVALUATIONS, MAX_DEPTH, AlphaBetaAgent
 from .base import Agent, GreedyAgent, RandomAgent
 from .human import HumanAgent
 from .mcts import MCTSAgent
+from .perfect import PerfectAgent
 
 BUILT_INS: dict[str, type] = {
     "random": RandomAgent,
@@ -37,12 +41,14 @@ BUILT_INS: dict[str, type] = {
     "alphabeta": AlphaBetaAgent,
     "mcts": MCTSAgent,
     "human": HumanAgent,
+    "perfect": PerfectAgent,
 }
 SPEC_FORMS = (
     "random",
     "greedy",
     f"alphabeta[:depth=D][,time=SECONDS][,eval={'|'.join(EVALUATIONS)}][,tt=on|off]",
     "mcts[:simulations=N][,time=SECONDS][,c=C]",
+    "perfect:db=DIR",
     "ppo:PATH[,trust=yes]",
     "human",
     "python:MODULE:CLASS",
@@ -114,6 +120,7 @@ KEYS: dict[str, dict[str, tuple[str, Callable[[str], Any]]]] = {
         "time": ("time_limit", _positive),
         "c": ("c", _non_negative),
     },
+    "perfect": {"db": ("db", str)},
 }
 
 
@@ -224,7 +231,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     kind, colon, rest = spec.strip().partition(":")
     kind = kind.strip()
     if kind in KEYS:
-        return kind, _keys(spec, kind, rest)
+        arguments = _keys(spec, kind, rest)
+        if kind == "perfect" and "db" not in arguments:
+            raise SpecError(spec, "perfect: needs its database's directory, perfect:db=DIR")
+        return kind, arguments
     if kind == "ppo":
         return kind, _ppo_target(spec, rest)
     if kind == "python":
@@ -252,7 +262,10 @@ def load_agent(spec: str, variant: str | None = None, seed: int | None = None) -
         return PPOAgent(variant=variant, seed=seed, **arguments)
     if kind == "python":
         return _python_agent(spec, seed=seed, **arguments)
-    return BUILT_INS[kind](seed=seed, **arguments)
+    try:
+        return BUILT_INS[kind](seed=seed, **arguments)
+    except ValueError as error:  # a database that does not open, a budget out of range
+        raise SpecError(spec, str(error)) from None
 
 
 def agent_identity(spec: str) -> str:
@@ -272,4 +285,10 @@ def agent_identity(spec: str) -> str:
             return f"{module_name} (no source file)"
         with open(source, "rb") as file:
             return "sha256:" + hashlib.sha256(file.read()).hexdigest()
+    if kind == "perfect":  # its database's level files, by their headers (each has a checksum)
+        digest = hashlib.sha256()
+        for path in sorted(Path(arguments["db"]).glob("seeds_*.egdb")):
+            with open(path, "rb") as file:
+                digest.update(file.read(HEADER_SIZE))
+        return f"perfect v{PerfectAgent.code_version} db sha256:{digest.hexdigest()}"
     return f"{kind} v{BUILT_INS[kind].code_version}"

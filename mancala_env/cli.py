@@ -351,6 +351,62 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_solve(args: argparse.Namespace) -> int:
+    from .endgame.build import build  # compiles the solver only when asked for
+
+    directory = args.out or os.path.join("endgames", args.variant)
+    try:
+        variant = get_variant(args.variant)
+        options = variant.options(**dict(parse_option(text) for text in args.option))
+        report = build(variant, options, args.max_seeds, directory, not args.no_progress)
+    except ValueError as error:  # a bad variant, option or seed count; a database refused
+        print(f"mancala solve: error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    except KeyboardInterrupt:
+        print(
+            f"\nmancala solve: interrupted; the finished seed counts are in {directory}: "
+            "run the same command to continue",
+            file=sys.stderr,
+        )
+        return 130
+    solved = sum(report.seconds.values())
+    print(
+        f"{directory}: boards of 0 to {args.max_seeds} seeds, {report.bytes_on_disk:,} bytes "
+        f"({len(report.found)} seed counts found, {len(report.solved)} solved in {solved:.1f} s)"
+    )
+    return 0
+
+
+def cmd_accuracy(args: argparse.Namespace) -> int:
+    from agents import load_agent
+    from agents.accuracy import format_rows, measure_accuracy
+
+    from .endgame.database import EndgameDatabase
+
+    directory = args.db or os.path.join("endgames", args.variant)
+    try:
+        variant = get_variant(args.variant)
+        options = variant.options(**dict(parse_option(text) for text in args.option))
+        database = EndgameDatabase(directory, variant, options)
+        agent = load_agent(args.agent, variant=args.variant, seed=args.seed)
+        rows = measure_accuracy(
+            agent, database, variant, options, args.max_seeds, args.positions, args.seed
+        )
+    except ValueError as error:  # a bad spec, variant, option or count; a database refused
+        print(f"mancala accuracy: error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    if args.json:
+        for row in rows:
+            print(json.dumps(row.as_dict()))
+        return 0
+    print(
+        f"{args.agent} on {args.variant}: {args.positions} positions of 3 to {args.max_seeds} "
+        f"seeds (seed {args.seed}), scored by {directory}"
+    )
+    print(format_rows(rows))
+    return 0
+
+
 def cmd_train(args: argparse.Namespace) -> int:
     from train.cli import run  # needs the train extra
 
@@ -444,6 +500,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="rule option")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_tournament)
+
+    p = sub.add_parser("solve", help="build an endgame database of perfect play (resumable)")
+    p.add_argument("variant", help="rule set name: oware, kpo or ouri")
+    p.add_argument("--max-seeds", type=int, required=True, help="most seeds on the board")
+    p.add_argument("--out", default=None, metavar="DIR", help="default: endgames/VARIANT")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="rule option")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_solve)
+
+    p = sub.add_parser("accuracy", help="score an agent's endgame moves against perfect play")
+    p.add_argument("agent", help="agent spec (see docs/agents.md)")
+    p.add_argument("--variant", default="oware", help="rule set name (default: oware)")
+    p.add_argument("--max-seeds", type=int, required=True, help="most seeds on the board")
+    p.add_argument("--positions", type=int, default=1000, help="positions to score")
+    p.add_argument("--db", default=None, metavar="DIR", help="default: endgames/VARIANT")
+    p.add_argument("--seed", type=int, default=0, help="seed of the positions and the agent")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="rule option")
+    p.add_argument("--json", action="store_true", help="one JSON object per row")
+    p.set_defaults(func=cmd_accuracy)
 
     p = sub.add_parser("train", help="train a MaskablePPO agent by self-play (train extra)")
     from train.cli import add_arguments  # light: stable-baselines3 is imported by the run

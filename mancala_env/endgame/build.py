@@ -1,0 +1,167 @@
+"""Building an endgame database, one seed count at a time, resumably.
+
+Level ``k`` (every board of ``k`` seeds) needs the levels below it only: its moves that capture
+lead there, and its moves that capture nothing stay in the level (`kernels`). Each finished
+level is written to its own file at once, so a build that is stopped continues from the last
+finished seed count when run again.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba.typed import List
+from tqdm import tqdm
+
+from ..engine import layout as L
+from ..variants import RuleOptions, Variant
+from .files import level_path, read_level, write_level
+from .index import BINOMIAL, level_size, total_size
+from .kernels import BLOCK, CHUNK, NO_EDGE, level_exits, settle_level
+from .rules import (
+    check_solvable,
+    relevant_options,
+    rules_key,
+    solving_params,
+    solving_template,
+)
+
+MAX_BUILD_SEEDS = 30  # a level's boards must be numbered in 32 bits: C(41, 11) < 2**32
+
+
+def rules_header(variant: Variant, options: RuleOptions) -> dict[str, Any]:
+    """What a database's headers say about the rules it was built for."""
+    return {
+        "variant": variant.name,
+        "version": variant.version,
+        "options": relevant_options(options),
+        "rules": rules_key(variant, options),
+    }
+
+
+def check_max_seeds(variant: Variant, options: RuleOptions, max_seeds: Any) -> int:
+    """`max_seeds` as an int, or ValueError naming the allowed range."""
+    total = int(variant.params(options)[L.P_TOTAL_SEEDS])
+    high = min(MAX_BUILD_SEEDS, total)
+    if isinstance(max_seeds, bool) or not isinstance(max_seeds, (int, np.integer)):
+        raise ValueError(f"max_seeds must be an integer from 0 to {high}, got {max_seeds!r}")
+    if not 0 <= max_seeds <= high:
+        raise ValueError(f"max_seeds must be an integer from 0 to {high}, got {max_seeds}")
+    return int(max_seeds)
+
+
+@dataclass
+class BuildReport:
+    """What a build did: the levels found already built and those solved now, with timings."""
+
+    directory: Path
+    found: list[int]
+    solved: list[int]
+    seconds: dict[int, float]
+
+    @property
+    def bytes_on_disk(self) -> int:
+        levels = self.found + self.solved
+        return sum(level_path(self.directory, k).stat().st_size for k in levels)
+
+
+def _edges_of_level(
+    seeds: int,
+    values: np.ndarray,
+    offsets: np.ndarray,
+    params: np.ndarray,
+    template: np.ndarray,
+    advance: Callable[[int], None],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, List]:
+    """Exits, edge counts, block starts and edge targets (one array a chunk) of level `seeds`,
+    played chunk by chunk (see `kernels.settle_level`)."""
+    count = level_size(seeds)
+    exits = np.empty(count, np.uint8)
+    edge_counts = np.empty(count, np.uint8)
+    block_start = np.empty((count + BLOCK - 1) // BLOCK, np.int64)
+    targets = List()
+    scratch = np.empty((min(CHUNK, count), int(params[L.P_N_ACTIONS])), np.uint32)
+    for first in range(0, count, CHUNK):
+        size = min(CHUNK, count - first)
+        edges = scratch[:size]
+        level_exits(
+            seeds, first, values, offsets, params, template, BINOMIAL, exits[first:][:size], edges
+        )
+        present = edges != NO_EDGE
+        counts = present.sum(axis=1)
+        edge_counts[first : first + size] = counts
+        per_block = np.add.reduceat(counts, np.arange(0, size, BLOCK))
+        block_start[first // BLOCK :][: per_block.shape[0]] = np.cumsum(per_block) - per_block
+        targets.append(edges[present])
+        advance(size)
+    return exits, edge_counts, block_start, targets
+
+
+def _solve_level(
+    seeds: int,
+    values: np.ndarray,
+    offsets: np.ndarray,
+    params: np.ndarray,
+    template: np.ndarray,
+    advance: Callable[[int], None],
+) -> None:
+    """Solve level `seeds` into its slice of `values`."""
+    edges = _edges_of_level(seeds, values, offsets, params, template, advance)
+    count = level_size(seeds)
+    level = values[offsets[seeds] : offsets[seeds] + count]
+    passes = settle_level(seeds, *edges, level, count + 2)
+    if passes < 0:
+        raise RuntimeError(f"level {seeds} did not settle in {count + 2} passes")
+
+
+def build(
+    variant: Variant,
+    options: RuleOptions,
+    max_seeds: int,
+    directory: str | os.PathLike,
+    progress: bool = True,
+) -> BuildReport:
+    """Build (or finish) the database of `variant` under `options` for every board of at most
+    `max_seeds` seeds in `directory`. Levels already there are checked and kept; a directory
+    holding a database of other rules, or a corrupt file, raises DatabaseError."""
+    check_solvable(variant, options)
+    max_seeds = check_max_seeds(variant, options, max_seeds)
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    rules = rules_header(variant, options)
+    offsets = np.array([total_size(k - 1) if k else 0 for k in range(max_seeds + 2)], np.int64)
+    values = np.zeros(offsets[-1], np.uint8)
+    found = []
+    for seeds in range(max_seeds + 1):
+        path = level_path(directory, seeds)
+        if not path.exists():
+            break
+        values[offsets[seeds] : offsets[seeds + 1]] = read_level(path, seeds, rules)
+        found.append(seeds)
+    todo = list(range(len(found), max_seeds + 1))
+    params = solving_params(variant, options)
+    template = solving_template(params)
+    report = BuildReport(directory, found, [], {})
+    bar = _progress_bar(sum(level_size(k) for k in todo), progress, found)
+    try:
+        for seeds in todo:
+            bar.set_postfix_str(f"{seeds} seeds")
+            start = time.perf_counter()
+            _solve_level(seeds, values, offsets, params, template, bar.update)
+            write_level(directory, seeds, rules, values[offsets[seeds] : offsets[seeds + 1]])
+            report.seconds[seeds] = time.perf_counter() - start
+            report.solved.append(seeds)
+    finally:
+        bar.close()
+    return report
+
+
+def _progress_bar(total: int, shown: bool, found: list[int]) -> tqdm:
+    description = f"solving (seed counts 0-{found[-1]} found)" if found else "solving"
+    return tqdm(total=total, unit="boards", unit_scale=True, desc=description, disable=not shown)

@@ -1,0 +1,102 @@
+"""Reading an endgame database: the perfect value of a board, and of each move of a game."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+from ..engine import layout as L
+from ..engine.turn import step
+from ..game import Game
+from ..variants import RuleOptions, Variant
+from .build import rules_header
+from .files import DatabaseError, level_path, read_level
+from .index import BINOMIAL, rank
+from .rules import check_solvable, solving_params
+
+
+class EndgameDatabase:
+    """The endgame database in `directory` for `variant` under `options`: every level from 0
+    seeds up to the highest one present, memory-mapped. Raises DatabaseError when there is
+    none, or when a file is corrupt or was built for other rules."""
+
+    def __init__(
+        self, directory: str | os.PathLike, variant: Variant, options: RuleOptions
+    ) -> None:
+        check_solvable(variant, options)
+        self.directory = Path(directory)
+        self.rules = rules_header(variant, options)
+        self.params = solving_params(variant, options)
+        self.levels: list[np.ndarray] = []
+        while level_path(self.directory, len(self.levels)).exists():
+            seeds = len(self.levels)
+            self.levels.append(read_level(level_path(self.directory, seeds), seeds, self.rules))
+        if not self.levels:
+            raise DatabaseError(
+                f"{self.directory} holds no endgame database (no {level_path('', 0)}); build "
+                f"one with: mancala solve {variant.name} --max-seeds N --out {self.directory}"
+            )
+
+    @classmethod
+    def for_game(cls, directory: str | os.PathLike, game: Game) -> EndgameDatabase:
+        """The database in `directory` for the rules `game` is played under."""
+        return cls(directory, game.variant, game.options)
+
+    @property
+    def max_seeds(self) -> int:
+        """The most seeds a board may hold to be in the database."""
+        return len(self.levels) - 1
+
+    def half_seeds(self, pits: np.ndarray, to_move: int) -> int:
+        """The most half seeds `to_move` wins from the board `pits` (12 counts, the board
+        convention's order) against best play; ValueError when the board is not covered."""
+        board = np.asarray(pits, dtype=np.int64)
+        seeds = int(board.sum())
+        if board.shape != (L.N_PITS,) or board.min() < 0 or seeds > self.max_seeds:
+            raise ValueError(
+                f"the database covers boards of 12 pit counts of at most {self.max_seeds} "
+                f"seeds, got {board.tolist()}"
+            )
+        if to_move not in (0, 1):
+            raise ValueError(f"to_move must be 0 or 1, got {to_move!r}")
+        mine_first = np.roll(board, -L.N_HOUSES * to_move)
+        return int(self.levels[seeds][rank(mine_first, seeds, BINOMIAL)])
+
+    def value(self, pits: np.ndarray, to_move: int) -> float:
+        """The most seeds `to_move` wins from the board `pits` against best play (a half seed
+        where a chase with an odd seed is split)."""
+        return self.half_seeds(pits, to_move) / 2
+
+    def covers(self, game: Game) -> bool:
+        """Whether `game`'s position is in the database: a game still on, in play, with at
+        most `max_seeds` seeds on the board."""
+        return (
+            not game.over
+            and game.state[L.PHASE] == L.PHASE_PLAY
+            and int(game.pits.sum()) <= self.max_seeds
+        )
+
+    def action_values(self, game: Game) -> dict[int, int]:
+        """The half seeds the player to move wins, against best play from then on, by each of
+        their legal actions: those captured by the move and those won from the board after
+        it. The best is the position's value; `game` is not changed."""
+        if not self.covers(game):
+            raise ValueError(
+                f"the position is not in the database: a game in play with at most "
+                f"{self.max_seeds} seeds on the board is (it has {int(game.pits.sum())})"
+            )
+        mover = game.to_move
+        before = int(game.stores[mover])
+        values = {}
+        for action in game.legal_actions():
+            child = game.state.copy()
+            step(child, action, self.params)
+            won = 2 * (int(child[L.STORE + mover]) - before)
+            if not child[L.OVER]:
+                left = child[: L.N_PITS]
+                theirs = self.half_seeds(left, int(child[L.TO_MOVE]))
+                won += theirs if child[L.TO_MOVE] == mover else 2 * int(left.sum()) - theirs
+            values[action] = won
+        return values

@@ -1,0 +1,120 @@
+"""The files of an endgame database: one per seed count, a header and the values.
+
+``seeds_NN.egdb`` holds the values of every board of ``NN`` seeds:
+
+- bytes ``0 .. 4095``: the magic line ``MANCALA-ENDGAME`` and a JSON header padded with
+  zero bytes: ``format``, ``variant`` and its ``version``, the ``options`` the values depend
+  on, ``rules`` (a fingerprint of the rule parameters), ``seeds``, ``positions``, ``units``
+  and ``checksum`` (CRC-32 of the values);
+- then one unsigned byte a board, in the order of `index.rank`: the most half seeds the
+  player to move wins from the board against best play (the board seen from their side).
+
+A build writes ``seeds_NN.egdb.part`` and renames it when the level is complete, so a file
+with the final name is always whole.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .index import level_size
+
+FORMAT = 1
+MAGIC = b"MANCALA-ENDGAME\n"
+HEADER_SIZE = 4096
+UNITS = "half seeds won by the player to move, from the board seen from their side"
+
+
+class DatabaseError(ValueError):
+    """A database file that is missing, corrupt, or built for other rules."""
+
+
+def level_path(directory: str | os.PathLike, seeds: int) -> Path:
+    """The file of the boards of `seeds` seeds in `directory`."""
+    return Path(directory) / f"seeds_{seeds:02d}.egdb"
+
+
+def checksum(values: np.ndarray) -> str:
+    return f"crc32:{zlib.crc32(memoryview(np.ascontiguousarray(values))) & 0xFFFFFFFF:08x}"
+
+
+def identity(header: dict[str, Any]) -> str:
+    """The rules a header names, in words: ``oware v1 (grand_slam=no_capture, ...)``."""
+    options = ", ".join(f"{k}={v}" for k, v in sorted(header["options"].items()))
+    return f"{header['variant']} v{header['version']} ({options})"
+
+
+def write_level(
+    directory: str | os.PathLike, seeds: int, rules: dict[str, Any], values: np.ndarray
+) -> Path:
+    """Write level `seeds` (`rules`: variant, version, options, rules) and return its path."""
+    header = {
+        "format": FORMAT,
+        **rules,
+        "seeds": seeds,
+        "positions": int(values.shape[0]),
+        "units": UNITS,
+        "checksum": checksum(values),
+    }
+    text = MAGIC + json.dumps(header).encode()
+    path = level_path(directory, seeds)
+    part = path.with_name(path.name + ".part")
+    with open(part, "wb") as file:
+        file.write(text.ljust(HEADER_SIZE, b"\0"))
+        file.write(np.ascontiguousarray(values, dtype=np.uint8).tobytes())
+    os.replace(part, path)
+    return path
+
+
+def _read_header(path: Path) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as file:
+            head = file.read(HEADER_SIZE)
+    except OSError as error:
+        raise DatabaseError(f"cannot read endgame database file {path}: {error}") from None
+    if len(head) < HEADER_SIZE or not head.startswith(MAGIC):
+        raise DatabaseError(f"{path} is not an endgame database file (no header)")
+    try:
+        header = json.loads(head[len(MAGIC) :].rstrip(b"\0"))
+        if not isinstance(header, dict) or header.get("format") != FORMAT:
+            raise ValueError
+        for key in ("variant", "version", "options", "rules", "seeds", "positions", "checksum"):
+            header[key]  # noqa: B018 - each key must be there
+    except (ValueError, KeyError, UnicodeDecodeError):
+        raise DatabaseError(
+            f"{path} is corrupt or of another format: its header cannot be read "
+            f"(format {FORMAT} expected)"
+        ) from None
+    return header
+
+
+def read_level(path: Path, seeds: int, rules: dict[str, Any]) -> np.ndarray:
+    """The values of level `seeds`, memory-mapped from `path` after checking that the file was
+    built for `rules` and is whole; DatabaseError says what is wrong."""
+    header = _read_header(path)
+    if header["rules"] != rules["rules"] or header["version"] != rules["version"]:
+        raise DatabaseError(
+            f"{path} was built for {identity(header)}, not for {identity(rules)}: "
+            "build a database for these rules with 'mancala solve'"
+        )
+    expected = level_size(seeds)
+    if header["seeds"] != seeds or header["positions"] != expected:
+        raise DatabaseError(
+            f"{path} is corrupt: its header says {header['seeds']} seeds and "
+            f"{header['positions']} positions, its name {seeds} seeds ({expected} positions)"
+        )
+    size = path.stat().st_size - HEADER_SIZE
+    if size != expected:
+        raise DatabaseError(
+            f"{path} is corrupt: it holds {size} values, {expected} expected (truncated?)"
+        )
+    values = np.memmap(path, dtype=np.uint8, mode="r", offset=HEADER_SIZE, shape=(expected,))
+    if checksum(values) != header["checksum"]:
+        raise DatabaseError(f"{path} is corrupt: its values do not match their checksum")
+    return values
