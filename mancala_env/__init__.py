@@ -17,6 +17,7 @@ what changed); the ids of older versions raise `RetiredVersionError` saying so.
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import pettingzoo
@@ -45,6 +46,10 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+make.__signature__ = registration.WITH_VARIANT.replace(
+    parameters=[inspect.Parameter("name", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    + list(registration.WITH_VARIANT.parameters.values())[1:]
+)
 globals().update(registration.register_all())
 
 __all__ = [

@@ -218,9 +218,18 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         return other
 
 
-def env(**kwargs: Any) -> AECEnv:
-    """The environment with PettingZoo's standard wrappers for classic games."""
-    wrapped = raw_env(**kwargs)
+def env(
+    variant: str = "oware",
+    render_mode: str | None = None,
+    reward: str = "win_loss",
+    max_moves: int | None = None,
+    scale: int = 1,
+    observation: str = "raw",
+    **options: Any,
+) -> AECEnv:
+    """The environment with PettingZoo's standard wrappers for classic games (the arguments
+    are `raw_env`'s; `options` are the rule set's, see its rule page)."""
+    wrapped = raw_env(variant, render_mode, reward, max_moves, scale, observation, **options)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)

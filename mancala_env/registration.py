@@ -7,6 +7,7 @@ the first time an environment is made.
 
 from __future__ import annotations
 
+import inspect
 import sys
 import types
 from typing import Any, NoReturn
@@ -25,6 +26,24 @@ class RetiredVersionError(ValueError):
 def retired(variant: str, version: int, **_: Any) -> NoReturn:
     """The entry point of an older version's ids: an error naming the current one."""
     raise RetiredVersionError(get_variant(variant).retired(version))
+
+
+# The environment's own arguments (those of `mancala_env.env.raw_env`, a test keeps them equal),
+# shown by help() and signature() for the functions that make one without importing it.
+_ENV_ARGUMENTS = [
+    inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default)
+    for name, default in (
+        ("render_mode", None),
+        ("reward", "win_loss"),
+        ("max_moves", None),
+        ("scale", 1),
+        ("observation", "raw"),
+    )
+]
+_OPTIONS = inspect.Parameter("options", inspect.Parameter.VAR_KEYWORD)
+_VARIANT = inspect.Parameter("variant", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+WITH_VARIANT = inspect.Signature([_VARIANT, *_ENV_ARGUMENTS, _OPTIONS])
+WITHOUT_VARIANT = inspect.Signature([*_ENV_ARGUMENTS, _OPTIONS])
 
 
 def env(variant: str, **kwargs: Any) -> pettingzoo.AECEnv:
@@ -54,6 +73,7 @@ def versioned_module(variant: Variant) -> types.ModuleType:
 
     module_env.__doc__ = f"The wrapped AEC environment of {variant.title}."
     module_raw_env.__doc__ = f"The unwrapped AEC environment of {variant.title}."
+    module_env.__signature__ = module_raw_env.__signature__ = WITHOUT_VARIANT
     module.env = module_env
     module.raw_env = module_raw_env
     module.variant = variant
@@ -95,3 +115,6 @@ def register_all() -> dict[str, types.ModuleType]:
             _register_aec(variant.env_id(old), "mancala_env.registration:retired", refusal)
             _register_gym(variant.gym_id(old), "mancala_env.registration:retired", refusal)
     return modules
+
+
+env.__signature__ = raw_env.__signature__ = WITH_VARIANT

@@ -201,3 +201,22 @@ def test_rgb_render_is_an_image():
     env.reset(seed=0)
     image = env.render()
     assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
+
+
+def test_the_constructors_show_the_environments_arguments():
+    """help() and IDEs see real signatures: the wrapped env, the versioned modules and
+    mancala_env.make name raw_env's arguments (rule options stay keywords)."""
+    import inspect
+
+    from mancala_env import env as env_module
+    from mancala_env import oware_v1
+
+    own = [p for p in inspect.signature(raw_env).parameters if p not in ("variant", "options")]
+    assert [p for p in inspect.signature(env_module.env).parameters][1:-1] == own
+    for made in (oware_v1.env, oware_v1.raw_env):
+        assert list(inspect.signature(made).parameters) == [*own, "options"]
+    assert list(inspect.signature(mancala_env.make).parameters) == ["name", *own, "options"]
+    defaults = {p.name: p.default for p in inspect.signature(raw_env).parameters.values()}
+    for p in inspect.signature(oware_v1.env).parameters.values():
+        if p.name != "options":
+            assert p.default == defaults[p.name]
