@@ -42,6 +42,7 @@ window); `snapshot()` / `restore()` carry a position as a JSON-ready dict.
 from __future__ import annotations
 
 import copy
+import inspect
 from typing import Any
 
 import numpy as np
@@ -218,18 +219,13 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         return other
 
 
-def env(
-    variant: str = "oware",
-    render_mode: str | None = None,
-    reward: str = "win_loss",
-    max_moves: int | None = None,
-    scale: int = 1,
-    observation: str = "raw",
-    **options: Any,
-) -> AECEnv:
+def env(**kwargs: Any) -> AECEnv:
     """The environment with PettingZoo's standard wrappers for classic games (the arguments
-    are `raw_env`'s; `options` are the rule set's, see its rule page)."""
-    wrapped = raw_env(variant, render_mode, reward, max_moves, scale, observation, **options)
+    are `raw_env`'s, as its signature shows; rule options are the rule set's, see its page)."""
+    wrapped = raw_env(**kwargs)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+env.__signature__ = inspect.signature(raw_env).replace(return_annotation=AECEnv)
