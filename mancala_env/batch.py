@@ -20,7 +20,7 @@ from numba import njit, prange
 
 from .engine import layout as L
 from .engine.starts import random_start_seeds
-from .engine.turn import kept_buffer, new_game, step
+from .engine.turn import new_game, step
 from .first_use import announce_compiling
 from .game import Game, IllegalActionError, action_number
 from .inputs import is_integer
@@ -61,12 +61,11 @@ def _write_view(state, params, observation, mask, n_actions):
 
 
 @njit(cache=True, parallel=True)
-def batch_reset(states, params, first_players, seeds, observations, masks, to_move, kept):
-    """Set out a new game in every row (`seeds`: for a random setting out of special pieces;
-    `kept`: each game's `kept_buffer`)."""
+def batch_reset(states, params, first_players, seeds, observations, masks, to_move):
+    """Set out a new game in every row (`seeds`: for a random setting out of special pieces)."""
     n_actions = masks.shape[1]
     for i in prange(states.shape[0]):
-        new_game(params, first_players[i], states[i], seeds[i], kept[i])
+        new_game(params, first_players[i], states[i], seeds[i])
         _write_view(states[i], params, observations[i], masks[i], n_actions)
         to_move[i] = states[i, L.TO_MOVE]
 
@@ -87,7 +86,6 @@ def batch_step(
     final_winner,
     final_stores,
     final_states,
-    kept,
 ):
     """Play one action in every game whose `active` flag is set (the others are left as they
     are); finished games report their result and start again.
@@ -109,7 +107,7 @@ def batch_step(
         if not active[i]:
             continue
         state = states[i]
-        step(state, actions[i], params, kept[i])
+        step(state, actions[i], params)
         terminated[i] = state[L.OVER] == 1
         if terminated[i]:
             winner = state[L.WINNER]
@@ -120,7 +118,7 @@ def batch_step(
             if winner >= 0:
                 rewards[i, winner] = 1.0
                 rewards[i, 1 - winner] = -1.0
-            new_game(params, first_players[i], state, seeds[i], kept[i])
+            new_game(params, first_players[i], state, seeds[i])
         _write_view(state, params, observations[i], masks[i], n_actions)
         to_move[i] = state[L.TO_MOVE]
     return -1
@@ -156,7 +154,6 @@ class BatchedGames:
         self._final_stores = np.zeros((n_games, 2), dtype=np.int32)
         self._final_states = np.zeros((n_games, L.STATE_SIZE), dtype=np.int32)
         self._all_active = np.ones(n_games, dtype=np.bool_)
-        self._kept = kept_buffer(self.params, self.n_games)
 
     @property
     def observations(self) -> np.ndarray:
@@ -185,7 +182,6 @@ class BatchedGames:
             self._observations,
             self.masks,
             self.to_move,
-            self._kept,
         )
         return self.observations, self.masks, self.to_move
 
@@ -225,7 +221,6 @@ class BatchedGames:
             self._final_winner,
             self._final_stores,
             self._final_states,
-            self._kept,
         )
         if bad >= 0:
             action_number(actions[bad], self.n_actions)  # out of range: says the range

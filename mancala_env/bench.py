@@ -36,30 +36,30 @@ from numba import njit, prange
 
 from .batch import BatchedGames
 from .engine import layout as L
-from .engine.turn import kept_buffer, new_game, step
+from .engine.turn import new_game, step
 from .game import Game
 from .opponents import random_actions, random_legal_action
 from .variants import VARIANTS, get_variant
 
 
 @njit(cache=True)
-def _random_moves(state, params, n_moves, kept):
+def _random_moves(state, params, n_moves):
     """Play `n_moves` random legal moves, starting a new game whenever one ends; return the
-    number of games finished (`kept`: the game's `kept_buffer`)."""
+    number of games finished."""
     games = 0
     for _ in range(n_moves):
         if state[L.OVER] == 1:
             games += 1
-            new_game(params, games % 2, state, 0, kept)
-        step(state, random_legal_action(state, params), params, kept)
+            new_game(params, games % 2, state)
+        step(state, random_legal_action(state, params), params)
     return games
 
 
 @njit(cache=True, parallel=True)
-def _random_moves_parallel(states, params, n_moves, games, kept):
+def _random_moves_parallel(states, params, n_moves, games):
     for i in prange(states.shape[0]):
         np.random.seed(i)
-        games[i] = _random_moves(states[i], params, n_moves, kept[i])
+        games[i] = _random_moves(states[i], params, n_moves)
 
 
 def _timed(run: Callable[[], tuple[int, int]], seconds: float) -> tuple[int, int, float]:
@@ -77,14 +77,13 @@ def _engine(name: str, threads: int) -> Callable[[], tuple[int, int]]:
     game = Game(name, first_player="player_0")
     chunk = 20_000
     if threads == 1:
-        state, kept = game.state.copy(), kept_buffer(game.params)
-        return lambda: (chunk, _random_moves(state, game.params, chunk, kept))
+        state = game.state.copy()
+        return lambda: (chunk, _random_moves(state, game.params, chunk))
     states = np.stack([game.state] * threads)
     games = np.zeros(threads, dtype=np.int64)
-    kept = kept_buffer(game.params, threads)
 
     def run() -> tuple[int, int]:
-        _random_moves_parallel(states, game.params, chunk, games, kept)
+        _random_moves_parallel(states, game.params, chunk, games)
         return chunk * threads, int(games.sum())
 
     return run

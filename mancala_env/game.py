@@ -13,7 +13,7 @@ import numpy as np
 
 from .engine import layout as L
 from .engine.starts import random_start_seeds
-from .engine.turn import ILLEGAL, begin_turn, kept_buffer, new_game, step
+from .engine.turn import ILLEGAL, begin_turn, new_game, step
 from .first_use import announce_compiling
 from .inputs import as_integer
 from .snapshot import Rules, state_from_snapshot
@@ -45,7 +45,6 @@ class Game:
         self.n_actions = self.variant.n_actions(options)
         self.total_seeds = int(self.params[L.P_TOTAL_SEEDS])
         self.state = np.zeros(L.STATE_SIZE, dtype=np.int32)
-        self._kept = kept_buffer(self.params)  # the play-outs of this turn's moves
         announce_compiling("the rules engine's kernels", (new_game, step), ENGINE_COMPILE_SECONDS)
         self.reset()
 
@@ -56,7 +55,7 @@ class Game:
         first = self.options.first_player
         player = int(rng.integers(2)) if first == "random" else int(first[-1])
         seed = int(random_start_seeds(self.params, rng, 1)[0])
-        new_game(self.params, player, self.state, seed, self._kept)
+        new_game(self.params, player, self.state, seed)
 
     # ---- reading the position -------------------------------------------------------------
     @property
@@ -118,7 +117,7 @@ class Game:
         if self.over:
             raise IllegalActionError("the game is over; reset it to play again")
         action = action_number(action, self.n_actions)
-        if step(self.state, action, self.params, self._kept) == ILLEGAL:
+        if step(self.state, action, self.params) == ILLEGAL:
             raise IllegalActionError(
                 f"action {action} is not legal for player_{self.to_move} now; "
                 f"legal actions: {self.legal_actions()}"

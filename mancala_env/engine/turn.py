@@ -83,69 +83,33 @@ from .sowing import ENDLESS
 ILLEGAL = -1  # returned by `step` for an action the mask forbids, or a finished game
 
 
-KEPT_WIDTH = STATE_SIZE + 1  # a resulting state, then the move's flags (or ENDLESS)
-KEPT_VALID = STATE_SIZE  # in the last row: 1 when the rows above hold this turn's play-outs
-NOT_KEPT = -2  # no flags of make_move, nor ENDLESS
-
-
-def kept_buffer(params: np.ndarray, n_games: int | None = None) -> np.ndarray:
-    """A game's buffer (or `n_games` of them) for `legal_actions` to keep the candidate moves it
-    plays out in, one row per action and then the position they were played from, so that
-    `step` copies the chosen one's result instead of playing it again."""
-    shape = (int(params[P_N_ACTIONS]) + 1, KEPT_WIDTH)
-    return np.zeros(shape if n_games is None else (n_games, *shape), dtype=np.int32)
-
-
-@njit(cache=True, inline="always")
-def _row(rows, action):
-    """The row to play `action` out on: its own in a kept buffer, else the one scratch row."""
-    return rows[min(action, rows.shape[0] - 1)]
-
-
 @njit(cache=True)
-def _play_out(state, action, mover, params, row):
-    """Play `action` on `row`, a copy of the state; keep make_move's flags (or ENDLESS) after
-    it, and return them."""
-    row[:STATE_SIZE] = state
-    flags = make_move(row, action, mover, params)
-    row[STATE_SIZE] = flags
-    return flags
-
-
-@njit(cache=True)
-def _feeds(row, mover, flags):
-    """-1 if the move never ends, else 1 when the opponent then has seeds."""
-    if flags == ENDLESS:
+def _outcome(state, action, mover, params, scratch):
+    """Play `action` on a copy: -1 if it never ends, else 1 when the opponent then has seeds."""
+    scratch[:] = state
+    if make_move(scratch, action, mover, params) == ENDLESS:
         return -1
-    return 1 if row_seeds(row, 1 - mover) > 0 else 0
+    return 1 if row_seeds(scratch, 1 - mover) > 0 else 0
 
 
 @njit(cache=True)
-def legal_actions(state, params, out, kept=None):
+def legal_actions(state, params, out):
     """Fill `out` (length MAX_ACTIONS) with the legal actions of the player to move.
 
-    Returns 1 when one of them gives seeds to an opponent who has none, else 0. With `kept`
-    (a game's `kept_buffer`), the candidate moves played out to find endless relays and feeding
-    moves are kept there for `step`; else they are played on a scratch copy.
+    Returns 1 when one of them gives seeds to an opponent who has none, else 0.
     """
     mover = state[TO_MOVE]
     rule_candidates(state, mover, params, out)
-    if kept is not None:
-        kept[-1, KEPT_VALID] = 0
     feeding = params[P_FEEDING]
     opponent_empty = row_seeds(state, 1 - mover) == 0
     if params[P_CONTINUE] == CONTINUE_NEVER and not (opponent_empty and feeding != FEED_NONE):
         return 0  # single laps always end, and no feeding to check: no move need be tried
-    if kept is None:  # noqa: SIM108 - numba drops the branch of a None `kept` in an if statement
-        rows = np.empty((1, KEPT_WIDTH), state.dtype)
-    else:
-        rows = kept
+    scratch = np.empty(STATE_SIZE, state.dtype)
     feeds = 0
     for action in range(params[P_N_ACTIONS]):
         if out[action] == 0:
             continue
-        row = _row(rows, action)
-        result = _feeds(row, mover, _play_out(state, action, mover, params, row))
+        result = _outcome(state, action, mover, params, scratch)
         if result < 0:
             out[action] = 0
         elif result == 1:
@@ -156,40 +120,14 @@ def legal_actions(state, params, out, kept=None):
         # The feeding obligation outranks the rule against lifting single seeds.
         for house in range(params[P_LIFT_ACTIONS]):
             pit = house_pit(mover, house)
-            if state[OWNER + pit] == mover and state[pit] > 0:
-                row = _row(rows, house)
-                if _feeds(row, mover, _play_out(state, house, mover, params, row)) == 1:
-                    out[house] = 1
-                    feeds = 1
-    if kept is not None:
-        kept[-1, :STATE_SIZE] = state
-        kept[-1, KEPT_VALID] = 1
+            if (
+                state[OWNER + pit] == mover
+                and state[pit] > 0
+                and _outcome(state, house, mover, params, scratch) == 1
+            ):
+                out[house] = 1
+                feeds = 1
     return feeds
-
-
-@njit(cache=True)
-def _worked_out(slot):
-    """The slots `legal_actions` and the turn work out from the rest: LEGAL and FEED_POSSIBLE
-    (which follows it). A move does not read or write them."""
-    return LEGAL <= slot <= FEED_POSSIBLE
-
-
-@njit(cache=True)
-def _kept_move(state, action, kept):
-    """Make the move `action` by copying its kept play-out, if `kept` holds this position's;
-    return its flags, or NOT_KEPT."""
-    if kept[-1, KEPT_VALID] != 1:
-        return NOT_KEPT
-    source = kept[-1]
-    for slot in range(STATE_SIZE):
-        if state[slot] != source[slot] and not _worked_out(slot):
-            return NOT_KEPT
-    row = kept[action]
-    for slot in range(LEGAL):
-        state[slot] = row[slot]
-    for slot in range(FEED_POSSIBLE + 1, STATE_SIZE):
-        state[slot] = row[slot]
-    return row[STATE_SIZE]
 
 
 @njit(cache=True)
@@ -299,13 +237,12 @@ def _ended_by_position(state, params):
 
 
 @njit(cache=True)
-def begin_turn(state, params, kept=None):
+def begin_turn(state, params):
     """Settle the turn of the player to move: their legal actions, or the end of the round
-    (and then the next round of a match, or the end of the game); `kept` as for
-    `legal_actions`."""
+    (and then the next round of a match, or the end of the game)."""
     while True:
         if state[ROUND_OVER] == 0:
-            _settle_turn(state, params, kept)
+            _settle_turn(state, params)
         if state[ROUND_OVER] == 0:
             return
         close_round(state, params)
@@ -314,7 +251,7 @@ def begin_turn(state, params, kept=None):
 
 
 @njit(cache=True)
-def _settle_turn(state, params, kept):
+def _settle_turn(state, params):
     """The legal actions of the player to move, or the end of the round.
 
     The rule set's own endings come first (the position, the feeding rule, a player who cannot
@@ -325,7 +262,7 @@ def _settle_turn(state, params, kept):
             return
         mover = state[TO_MOVE]
         out = state[LEGAL : LEGAL + MAX_ACTIONS]
-        state[FEED_POSSIBLE] = legal_actions(state, params, out, kept)
+        state[FEED_POSSIBLE] = legal_actions(state, params, out)
         opponent_empty = row_seeds(state, 1 - mover) == 0
         if params[P_FEEDING] == FEED_PENALTY and opponent_empty and state[FEED_POSSIBLE] == 0:
             _award_board(state, mover, END_CANNOT_FEED)
@@ -349,14 +286,8 @@ def _settle_turn(state, params, kept):
 
 
 @njit(cache=True)
-def step(state, action, params, kept=None):
-    """Play `action` for the player to move and settle the next turn; ILLEGAL if forbidden.
-
-    With `kept`, the game's `kept_buffer`, a move that `legal_actions` played out for this
-    position is copied from there rather than played again, and the next turn's play-outs are
-    kept there. The buffer names the position it was filled from, so a buffer filled elsewhere
-    (a state copied and changed, a game restored) is not used.
-    """
+def step(state, action, params):
+    """Play `action` for the player to move and settle the next turn; ILLEGAL if forbidden."""
     if (
         state[OVER] == 1
         or action < 0
@@ -370,11 +301,7 @@ def step(state, action, params, kept=None):
     could_feed = state[FEED_POSSIBLE] == 1
     seeds_before = board_seeds(state)
     decision = state[PHASE] != PHASE_PLAY  # a setting-out step, or a decision within a move
-    flags = NOT_KEPT
-    if kept is not None:
-        flags = _kept_move(state, action, kept)
-    if flags == NOT_KEPT:
-        flags = make_move(state, action, mover, params)
+    flags = make_move(state, action, mover, params)
     state[MOVE_NUMBER] += 1
     state[LAST_ACTION] = action
     if not decision:  # a decision is no turn, and no ply towards the stall limit
@@ -398,14 +325,14 @@ def step(state, action, params, kept=None):
             _award_board(state, opponent, END_PENALTY)
     if state[ROUND_OVER] == 0:
         state[TO_MOVE] = mover if flags & EXTRA_TURN else opponent
-    begin_turn(state, params, kept)
+    begin_turn(state, params)
     return 0
 
 
 @njit(cache=True)
-def new_game(params, first_player, out, seed=0, kept=None):
+def new_game(params, first_player, out, seed=0):
     """Write the starting position into `out` and settle the first turn (`seed`: the rule
-    set's random start, from `starts.random_start_seeds`; `kept` as for `legal_actions`)."""
+    set's random start, from `starts.random_start_seeds`)."""
     out[:] = 0
     for pit in range(N_PITS):
         out[pit] = params[P_SEEDS_PER_HOUSE]
@@ -420,7 +347,7 @@ def new_game(params, first_player, out, seed=0, kept=None):
     if params[P_PIECE_GAME] == 1:
         start_pieces(out, params, first_player, seed)
     out[BOARD_LOW] = board_seeds(out)
-    begin_turn(out, params, kept)
+    begin_turn(out, params)
 
 
 def check_params(params: np.ndarray) -> None:
