@@ -1,5 +1,7 @@
 """`Game.describe_action` names every kind of action in words."""
 
+import pytest
+
 from mancala_env import Game
 
 
@@ -22,3 +24,17 @@ def test_end_reason_names_why_the_game_ended():
     pits = [0] * 6 + [0, 0, 0, 1, 0, 0]  # player_1 to move cannot feed player_0
     game.restore({**game.snapshot(), "pits": pits, "stores": [23, 24], "to_move": 1})
     assert game.over and game.end_reason == game.snapshot()["end_reason"] == "cannot_feed"
+
+
+@pytest.mark.parametrize(
+    "variant, option",
+    [
+        ("jerin", "fours"),
+        ("tampoduo", "stranded"),
+        ("ayoayo", "ending"),
+        ("mighty_men_calm", "unsown_powers"),
+    ],
+)
+def test_a_bad_value_of_a_new_reading_names_the_allowed_ones(variant, option):
+    with pytest.raises(ValueError, match=rf"option {option}='sometimes' is not allowed; choose"):
+        Game(variant, **{option: "sometimes"})
