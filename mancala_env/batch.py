@@ -1,9 +1,10 @@
 """Many games at once: one 2-D array of states stepped by one compiled call.
 
 `BatchedGames` holds ``n_games`` games of one rule set as rows of an ``int32`` array and steps
-them all with the same rule kernels the single environment uses, spread over the machine's
-cores (numba ``prange``). A finished game reports its result in the step that ended it and is
-set out again at once, so every row always holds a game in play.
+them all with one compiled call spread over the machine's cores (numba ``prange``): the
+rule set's own kernels, derived from the rules the single environment runs with its
+parameters folded in (`mancala_env.kernels`). A finished game reports its result in the step
+that ended it and is set out again at once, so every row always holds a game in play.
 
     games = BatchedGames("oware", 4096, seed=0)
     obs, masks, to_move = games.reset()
@@ -21,11 +22,11 @@ from numba import njit, prange
 from .engine import layout as L
 from .engine.starts import random_start_seeds
 from .engine.turn import new_game, step
-from .first_use import announce_compiling
 from .game import Game, IllegalActionError, action_number
 from .inputs import is_integer
+from .kernels import rule_set_kernels
 from .observation import MAX_OBSERVATION, observation_high, write_observation
-from .opponents import random_actions
+from .opponents import DRAW_BOUND
 
 NO_RESULT = -2  # final_winner of a game that did not end in this step (-1: a draw)
 
@@ -124,9 +125,6 @@ def batch_step(
     return -1
 
 
-BATCH_COMPILE_SECONDS = 60  # the batch kernels, compiled on two shared cores
-
-
 class BatchedGames:
     """`n_games` games of `variant` under the rule options `options`, stepped together."""
 
@@ -134,9 +132,7 @@ class BatchedGames:
         if not is_integer(n_games) or n_games < 1:
             raise ValueError(f"n_games must be a positive integer, got {n_games!r}")
         game = Game(variant, **options)
-        announce_compiling(
-            "the batched engine's kernels", (batch_reset, batch_step), BATCH_COMPILE_SECONDS
-        )
+        self.kernels = rule_set_kernels(game, ("batch_reset", "batch_step"))  # its own
         self.variant = game.variant
         self.options = game.options
         self.params = game.params
@@ -174,7 +170,7 @@ class BatchedGames:
         """Start every game afresh; returns observations, masks and the players to move."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        batch_reset(
+        self.kernels.batch_reset(
             self.states,
             self.params,
             self._first_players(),
@@ -206,7 +202,7 @@ class BatchedGames:
                     f"active must be {self.n_games} bools, one per game; got shape "
                     f"{active.shape} of {active.dtype}"
                 )
-        bad = batch_step(
+        bad = self.kernels.batch_step(
             self.states,
             actions.astype(np.int64),
             active,
@@ -243,7 +239,10 @@ class BatchedGames:
     def random_actions(self, rng: np.random.Generator | None = None) -> np.ndarray:
         """A uniformly random legal action in every game."""
         rng = rng if rng is not None else self._rng
-        return random_actions(self.masks, rng)
+        out = np.empty(self.n_games, dtype=np.int64)
+        draws = rng.integers(0, DRAW_BOUND, size=self.n_games, dtype=np.int64)
+        self.kernels.random_legal_actions(self.states, self.params, draws, out)
+        return out
 
 
 __all__ = ["BatchStep", "BatchedGames", "NO_RESULT"]

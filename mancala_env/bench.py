@@ -38,6 +38,7 @@ from .batch import BatchedGames
 from .engine import layout as L
 from .engine.turn import new_game, step
 from .game import Game
+from .kernels import rule_set_kernels
 from .opponents import random_actions, random_legal_action
 from .variants import VARIANTS, get_variant
 
@@ -74,16 +75,18 @@ def _timed(run: Callable[[], tuple[int, int]], seconds: float) -> tuple[int, int
 
 
 def _engine(name: str, threads: int) -> Callable[[], tuple[int, int]]:
+    """Random play inside the rule set's own compiled kernels (`mancala_env.kernels`)."""
     game = Game(name, first_player="player_0")
+    kernels = rule_set_kernels(game, ("_random_moves",), extra=(__name__,))
     chunk = 20_000
     if threads == 1:
         state = game.state.copy()
-        return lambda: (chunk, _random_moves(state, game.params, chunk))
+        return lambda: (chunk, kernels._random_moves(state, game.params, chunk))
     states = np.stack([game.state] * threads)
     games = np.zeros(threads, dtype=np.int64)
 
     def run() -> tuple[int, int]:
-        _random_moves_parallel(states, game.params, chunk, games)
+        kernels._random_moves_parallel(states, game.params, chunk, games)
         return chunk * threads, int(games.sum())
 
     return run

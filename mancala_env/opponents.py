@@ -93,19 +93,51 @@ def greedy_actions(states, params, noise, out):
         out[i] = greedy_action(states[i], params, noise[i], scratch)
 
 
+@njit(cache=True)
+def random_legal_actions(states, params, draws, out):
+    """A uniformly random legal action in every game of a batch: the ``draws[i] % count``-th
+    of the legal actions of game i (-1 for a game with none); `draws` are random integers
+    below 2**62, so the result depends on them alone, not on how the games are spread over
+    threads."""
+    for i in range(states.shape[0]):
+        count = 0
+        for action in range(params[L.P_N_ACTIONS]):
+            count += states[i, L.LEGAL + action]
+        out[i] = -1
+        if count == 0:
+            continue
+        pick = draws[i] % count
+        for action in range(params[L.P_N_ACTIONS]):
+            if states[i, L.LEGAL + action] == 1:
+                if pick == 0:
+                    out[i] = action
+                    break
+                pick -= 1
+
+
+DRAW_BOUND = 2**62  # random_legal_actions' draws lie below it (a bias of count / 2**62 at most)
+
+
 def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One uniformly random legal action per row of a 0/1 mask."""
     return (rng.random(masks.shape) * masks).argmax(axis=1)
 
 
 def opponent_actions(
-    kind: str, states: np.ndarray, params: np.ndarray, masks: np.ndarray, rng: np.random.Generator
+    kind: str,
+    states: np.ndarray,
+    params: np.ndarray,
+    masks: np.ndarray,
+    rng: np.random.Generator,
+    kernels: Any = None,
 ) -> np.ndarray:
-    """The actions of a built-in opponent (`kind` in OPPONENTS) in every game of a batch."""
+    """The actions of a built-in opponent (`kind` in OPPONENTS) in every game of a batch;
+    `kernels`: the rule set's own kernels to play them with (`mancala_env.kernels`), if any."""
     if kind == "random":
         return random_actions(masks, rng)
     if kind == "greedy":
         out = np.empty(len(states), dtype=np.int64)
-        greedy_actions(states, params, rng.random(masks.shape), out)
+        greedy = greedy_actions if kernels is None else kernels.greedy_actions
+        greedy(states, params, rng.random(masks.shape), out)
         return out
     raise ValueError(f"unknown opponent {kind!r}; built-in opponents: {', '.join(OPPONENTS)}")

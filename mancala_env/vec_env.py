@@ -322,7 +322,8 @@ class MancalaVecEnv(VecEnv):
         if isinstance(opponent, str) and opponent == "random":
             return random_actions(masks, self._rng)
         if isinstance(opponent, str):
-            return opponent_actions(opponent, games.states[rows], games.params, masks, self._rng)
+            states = games.states[rows]
+            return opponent_actions(opponent, states, games.params, masks, self._rng, games.kernels)
         if hasattr(opponent, "act_on_states"):
             actions = np.asarray(opponent.act_on_states(games.states[rows], games.params, masks))
         else:

@@ -1,0 +1,340 @@
+"""A rule set's own kernels, derived from the one written rule source by a build step.
+
+The rules are written once, in the modules of this package, as kernels that read the rule
+set's parameters from the ``params`` vector at run time, so one compiled copy serves every
+rule set. A hot loop (the batched engine, the benchmark, a search's play-outs) gains when the
+compiler knows the rule set instead: `specialised(params, modules)` writes a module in which
+every ``params[P_X]`` read is replaced by its value, conditions that became constant are
+decided, the branches they rule out are dropped (with them the calls into mechanics the rule
+set does not use, which are then never compiled), and locals set once to a constant are
+folded in. numba compiles that module like any other and caches it on disk.
+
+The derived module is named by a hash of everything it is made from: the parameter values,
+the source of every module it copies and of every module of this package (the layout's
+constants, the kernels derived code may still call, this file) and numba's version. A changed
+rule, constant or parameter therefore names a new module, which compiles by itself; nothing
+stale can be loaded. The modules live in the user's cache folder
+(``$MANCALA_ENV_CACHE``, else ``$XDG_CACHE_HOME/mancala_env``, else ``~/.cache/mancala_env``),
+written atomically; the folder may be deleted at any time.
+
+What a derived module holds: this package's kernel modules (`ENGINE`), then the kernels of the
+`modules` asked for (for example `mancala_env.batch`'s), each module's ``@njit`` functions and
+its top-level constants, in that order; an import of a name the derived module defines itself
+is dropped, so the copied callers call the rule set's own `step`. Its functions take the same
+arguments as the originals (``params`` included, for the reads that stay) and must only ever
+be given the parameters they were derived from.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import operator
+import os
+import sys
+import tempfile
+from pathlib import Path
+from types import ModuleType
+
+import numba
+import numpy as np
+
+from . import layout
+
+ENGINE = (
+    "mancala_env.engine.board",
+    "mancala_env.engine.capture",
+    "mancala_env.engine.sowing",
+    "mancala_env.engine.setting_out",
+    "mancala_env.engine.pieces",
+    "mancala_env.engine.rounds",
+    "mancala_env.engine.moves",
+    "mancala_env.engine.turn",
+)
+PACKAGE = "mancala_env.specialised"  # the derived modules' names: PACKAGE + ".rules_" + hash
+
+_LAYOUT_INTS = {
+    name: value
+    for name, value in vars(layout).items()
+    if name.isupper() and isinstance(value, int) and not isinstance(value, bool)
+}
+_loaded: dict[tuple[tuple[int, ...], tuple[str, ...]], ModuleType] = {}
+
+
+def cache_folder() -> Path:
+    """Where derived modules are kept."""
+    if os.environ.get("MANCALA_ENV_CACHE"):
+        return Path(os.environ["MANCALA_ENV_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "mancala_env"
+
+
+def specialised(params: np.ndarray, modules: tuple[str, ...] = ()) -> ModuleType:
+    """The module of kernels derived for the rule set whose parameter vector is `params`:
+    the engine's and those of `modules` (dotted names), loaded once a process."""
+    values = tuple(int(v) for v in params)
+    names = ENGINE + tuple(m for m in modules if m not in ENGINE)
+    if (values, names) in _loaded:
+        return _loaded[values, names]
+    sources = [inspect.getsource(importlib.import_module(name)) for name in names]
+    engine = [path.read_text() for path in sorted(Path(__file__).parent.glob("*.py"))]
+    module_name = derived_name(values, names, sources + engine)
+    path = cache_folder() / "kernels" / f"{module_name}.py"
+    if not path.exists():
+        _write_atomically(path, derive(values, names, sources))
+    spec = importlib.util.spec_from_file_location(f"{PACKAGE}.{module_name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    _loaded[values, names] = module
+    return module
+
+
+def derived_name(values: tuple[int, ...], names: tuple[str, ...], sources: list[str]) -> str:
+    """The name of the module derived from `sources` for `values`: a hash of both, of the
+    modules' names and of numba's version (rule sets with equal parameters share it)."""
+    made_of = repr((values, names, sources, numba.__version__)).encode()
+    return f"rules_{hashlib.sha256(made_of).hexdigest()[:20]}"
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    with os.fdopen(handle, "w") as out:
+        out.write(text)
+    os.replace(temporary, path)
+
+
+def derive(values: tuple[int, ...], names: tuple[str, ...], sources: list[str]) -> str:
+    """The source of the derived module: the kernels and literal constants of the modules
+    `names` (with their `sources`), their ``params`` reads replaced by `values`; every other
+    name a kernel uses is imported from the module it was written in."""
+    constants = dict(_LAYOUT_INTS)
+    kept: list[tuple[str, ast.stmt]] = []
+    for name, source in zip(names, sources, strict=True):
+        for node in ast.parse(source).body:
+            if isinstance(node, ast.Assign) and _literal(node.value) is not None:
+                kept.append((name, node))
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        constants[target.id] = _literal(node.value)
+            elif isinstance(node, ast.FunctionDef) and _is_kernel(node):
+                kept.append((name, node))
+    defined = set(constants) | {n.name for _, n in kept if isinstance(n, ast.FunctionDef)}
+    fold = _Fold(values, constants)
+    kept = [
+        (name, fold.fold_function(node) if isinstance(node, ast.FunctionDef) else node)
+        for name, node in kept
+    ]
+    header = (
+        f'"""Kernels derived from {", ".join(names)} for the rule parameters\n'
+        f'{list(values)}\n(`mancala_env.engine.specialise`; do not edit)."""\n\n'
+    )
+    module = ast.Module(body=[node for _, node in kept], type_ignores=[])
+    return (
+        header
+        + _imports(kept, (defined - set(_LAYOUT_INTS)) | set(dir(builtins)))
+        + ast.unparse(ast.fix_missing_locations(module))
+        + "\n"
+    )
+
+
+def _imports(kept: list[tuple[str, ast.stmt]], defined: set[str]) -> str:
+    """Import lines for the names the kept code uses but does not define: the layout's
+    constants from the layout, numba's names from numba, anything else from the module whose
+    code uses it."""
+    modules: dict[str, str] = {}
+    taken: dict[str, set[str]] = {}
+    for module_name, node in kept:
+        namespace = vars(importlib.import_module(module_name))
+        for name in ast.walk(node):
+            if not isinstance(name, ast.Name) or name.id in defined or name.id not in namespace:
+                continue
+            defined.add(name.id)
+            value = namespace[name.id]
+            if isinstance(value, ModuleType):
+                modules[name.id] = value.__name__
+                continue
+            source = module_name
+            if name.id in _LAYOUT_INTS:
+                source = layout.__name__
+            elif getattr(numba, name.id, None) is value:
+                source = "numba"
+            taken.setdefault(source, set()).add(name.id)
+    lines = [f"import {module} as {alias}" for alias, module in sorted(modules.items())]
+    lines += [
+        f"from {source} import {', '.join(sorted(names))}"
+        for source, names in sorted(taken.items())
+    ]
+    return "".join(line + "\n" for line in lines) + "\n"
+
+
+def _literal(node: ast.expr) -> int | None:
+    """The value of an integer expression made of literals alone (``-1``, ``2**31 - 1``)."""
+    if not all(
+        isinstance(n, (ast.Constant, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop))
+        for n in ast.walk(node)
+    ):
+        return None
+    value = eval(compile(ast.Expression(node), "<literal>", "eval"), {"__builtins__": {}})
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _is_kernel(node: ast.FunctionDef) -> bool:
+    for decorator in node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if isinstance(target, ast.Name) and target.id == "njit":
+            return True
+    return False
+
+
+_COMPARE = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+}
+_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul}
+
+
+class _Fold(ast.NodeTransformer):
+    """Replace ``params[P_X]`` by its value and decide what became constant."""
+
+    def __init__(self, values: tuple[int, ...], constants: dict[str, int]) -> None:
+        self.values = values
+        self.constants = constants
+        self.locals: dict[str, int] = {}
+
+    def fold_function(self, node: ast.FunctionDef) -> ast.FunctionDef:
+        self.locals = {}
+        once = _assigned_once(node)
+        for _ in range(3):  # constants found in one pass fold further in the next
+            node = self.visit(node)
+            self.locals = {
+                name: value.value
+                for name, value in once.items()
+                if isinstance(value, ast.Constant) and isinstance(value.value, int)
+            }
+            once = _assigned_once(node)
+        return node
+
+    def _constant(self, node: ast.expr) -> int | None:
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, bool)):
+            return int(node.value)
+        if isinstance(node, ast.Name):
+            if node.id in self.locals:
+                return self.locals[node.id]
+            return self.constants.get(node.id)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            return _LAYOUT_INTS.get(node.attr) if node.value.id == "L" else None
+        return None
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        if isinstance(node.ctx, ast.Load) and node.id in self.locals:
+            return ast.copy_location(ast.Constant(self.locals[node.id]), node)
+        return node
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.expr:
+        self.generic_visit(node)
+        if (
+            isinstance(node.ctx, ast.Load)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "params"
+        ):
+            index = self._constant(node.slice)
+            if index is not None:
+                return ast.copy_location(ast.Constant(self.values[index]), node)
+        return node
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
+        self.generic_visit(node)
+        left, right = self._constant(node.left), self._constant(node.right)
+        op = _BINARY.get(type(node.op))
+        if op is not None and left is not None and right is not None:
+            return ast.copy_location(ast.Constant(op(left, right)), node)
+        return node
+
+    def visit_Compare(self, node: ast.Compare) -> ast.expr:
+        self.generic_visit(node)
+        operands = [self._constant(n) for n in [node.left, *node.comparators]]
+        ops = [_COMPARE.get(type(op)) for op in node.ops]
+        if None in operands or None in ops:
+            return node
+        result = all(op(a, b) for op, a, b in zip(ops, operands, operands[1:], strict=False))
+        return ast.copy_location(ast.Constant(result), node)
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.expr:
+        self.generic_visit(node)
+        value = self._constant(node.operand)
+        if value is None:
+            return node
+        if isinstance(node.op, ast.Not):
+            return ast.copy_location(ast.Constant(not value), node)
+        if isinstance(node.op, ast.USub):
+            return ast.copy_location(ast.Constant(-value), node)
+        return node
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> ast.expr:
+        """Fold the leading constant operands (the ones evaluated before any call)."""
+        self.generic_visit(node)
+        decisive = isinstance(node.op, ast.Or)  # the value that decides an `or`
+        values = list(node.values)
+        while values:
+            value = self._constant(values[0])
+            if value is None:
+                break
+            if bool(value) == decisive:
+                return ast.copy_location(ast.Constant(decisive), node)
+            values.pop(0)
+        if not values:
+            return ast.copy_location(ast.Constant(not decisive), node)
+        if len(values) == 1:
+            return values[0]
+        node.values = values
+        return node
+
+    def visit_If(self, node: ast.If) -> ast.stmt | list[ast.stmt]:
+        self.generic_visit(node)
+        decided = self._constant(node.test)
+        if decided is None:
+            if not node.body:
+                node.body = [ast.Pass()]
+            return node
+        kept = node.body if decided else node.orelse
+        return kept or [ast.Pass()]
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
+        self.generic_visit(node)
+        decided = self._constant(node.test)
+        if decided is None:
+            return node
+        return node.body if decided else node.orelse
+
+
+def _assigned_once(function: ast.FunctionDef) -> dict[str, ast.expr]:
+    """The locals of `function` bound exactly once, by a plain assignment, and never as an
+    argument: name -> the value assigned."""
+    counts: dict[str, int] = {}
+    values: dict[str, ast.expr] = {}
+    for argument in function.args.args:
+        counts[argument.arg] = 2
+    for node in ast.walk(function):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+            if len(targets) == 1 and isinstance(targets[0], ast.Name):
+                values[targets[0].id] = node.value
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr)):
+            targets = [node.target]
+        for target in targets:
+            for name in ast.walk(target):
+                if isinstance(name, ast.Name):
+                    counts[name.id] = counts.get(name.id, 0) + 1
+    return {name: value for name, value in values.items() if counts.get(name) == 1}

@@ -1,0 +1,109 @@
+"""The rule set's own kernels: derived from the one rule source, named by what they are made of.
+
+That they play exactly as the shared kernels do is the batch's differential test
+(`test_batch.py`: every rule set's batch, which runs them, against single games).
+"""
+
+import ast
+import inspect
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+from mancala_env import Game
+from mancala_env.engine import layout as L
+from mancala_env.engine import turn
+from mancala_env.engine.specialise import ENGINE, derive, derived_name, specialised
+
+
+def derived_source(name: str, **options) -> str:
+    values = tuple(int(v) for v in Game(name, **options).params)
+    sources = [inspect.getsource(sys.modules[module]) for module in ENGINE]
+    return derive(values, ENGINE, sources)
+
+
+def kernel(source: str, name: str) -> ast.FunctionDef:
+    return next(
+        node
+        for node in ast.parse(source).body
+        if isinstance(node, ast.FunctionDef) and node.name == name
+    )
+
+
+def called(function: ast.FunctionDef) -> set[str]:
+    return {
+        node.func.id
+        for node in ast.walk(function)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+    }
+
+
+def test_oware_kernels_read_no_rule_parameter_and_call_no_unused_mechanic():
+    source = derived_source("oware")
+    reads = [
+        ast.unparse(node.slice)
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "params"
+    ]
+    assert reads == ["P_PIECE_KIND + i"]  # every read at a fixed place became its value
+    move = kernel(source, "make_move")
+    assert "make_piece_move" not in called(move)
+    assert "sow" in called(move)
+    # the feeding rule is decided: only Oware's (feed if you can) is left in `step`
+    assert "_award_board" not in called(kernel(source, "step"))
+
+
+def test_the_mechanics_a_rule_set_uses_stay_in_its_kernels():
+    pieces = kernel(derived_source("mighty_men"), "make_move")
+    assert "make_piece_move" in called(pieces)
+    penalty = kernel(derived_source("ayoayo"), "step")
+    assert "_award_board" in called(penalty)  # Ayoayo's penalty for not feeding
+
+
+def test_the_name_changes_with_every_input_and_equal_rules_share_it():
+    oware = tuple(int(v) for v in Game("oware").params)
+    kpo = tuple(int(v) for v in Game("kpo").params)
+    ouri = tuple(int(v) for v in Game("ouri").params)
+    sources = [inspect.getsource(sys.modules[module]) for module in ENGINE]
+    name = derived_name(oware, ENGINE, sources)
+    assert derived_name(kpo, ENGINE, sources) == name  # Kpo plays by Oware's rules
+    assert derived_name(ouri, ENGINE, sources) != name
+    stalled = tuple(int(v) for v in Game("oware", stall_limit=50).params)
+    assert derived_name(stalled, ENGINE, sources) != name
+    changed = [sources[0] + "\nN_EXTRA = 1\n", *sources[1:]]
+    assert derived_name(oware, ENGINE, changed) != name
+
+
+def test_derived_kernels_are_written_once_and_play_the_rules(tmp_path, monkeypatch):
+    monkeypatch.setenv("MANCALA_ENV_CACHE", str(tmp_path))
+    params = Game("ncho", stall_limit=77).params  # parameters no other test derives
+    kernels = specialised(params)
+    assert specialised(params) is kernels
+    written = sorted(p.name for p in (tmp_path / "kernels").iterdir() if p.is_file())
+    assert written == [kernels.__name__.rsplit(".", 1)[1] + ".py"]  # nothing half-written
+    game = Game("ncho", stall_limit=77, first_player="player_0")
+    shared = game.copy()
+    rng = np.random.default_rng(3)
+    while not game.state[L.OVER]:
+        action = int(rng.choice(game.legal_actions()))
+        assert kernels.step(game.state, action, params) == turn.step(shared.state, action, params)
+        assert np.array_equal(game.state, shared.state)
+
+
+def test_a_second_process_loads_the_batch_kernels_from_disk_without_compiling():
+    script = (
+        "from mancala_env.batch import BatchedGames\n"
+        "games = BatchedGames('oware', 2)\n"
+        "games.reset()\n"
+        "games.step(games.random_actions())"
+    )
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    subprocess.run([sys.executable, "-c", script], check=True, env=env)  # compiles if needed
+    again = subprocess.run(
+        [sys.executable, "-c", script], check=True, env=env, capture_output=True, text=True
+    )
+    assert "compiling" not in again.stderr
