@@ -1,8 +1,8 @@
 """Random-play throughput of every layer of the suite, measured in one run.
 
 For each rule set: the raw compiled engine on one core and on all cores (random legal moves
-chosen inside the compiled loop), the batched engine (`BatchedGames`, actions sampled with
-numpy between calls), the PettingZoo AEC environment with its standard wrappers, the
+chosen inside the compiled loop of the rule set's own kernels, `mancala_env.kernels`), the
+batched engine (`BatchedGames`, its random actions drawn by a compiled call between steps), the PettingZoo AEC environment with its standard wrappers, the
 single-agent Gymnasium environment against a random opponent, and the stable-baselines3
 `MancalaVecEnv` against a random opponent (needs the `train` extra; it counts the learner's
 moves only, as a training run sees them). For Oware the same run also
