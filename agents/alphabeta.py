@@ -153,15 +153,15 @@ def _database_value(state, half_seeds):
 @njit(cache=True)
 def _covered(state, endgames):
     """Whether the endgame database `endgames` holds the position `state` (one still on)."""
-    levels = endgames[0]
-    return len(levels) > 0 and state[L.PHASE] == L.PHASE_PLAY and board_seeds(state) < len(levels)
+    max_seeds = endgames[1]  # -1: no database
+    return max_seeds >= 0 and state[L.PHASE] == L.PHASE_PLAY and board_seeds(state) <= max_seeds
 
 
 @njit(cache=True)
 def _database_move(state, endgames, child, noise, stats):
     """The root's move in a covered position: the best by the database (ties broken by
     `noise`), and the position's value."""
-    levels, params, board = endgames
+    levels, _, params, board = endgames
     best, best_key, best_won = -1, -np.inf, 0
     for action in range(params[L.P_N_ACTIONS]):
         if state[L.LEGAL + action] == 0:
@@ -179,10 +179,10 @@ def _negamax(state, depth, ply, alpha, beta, rules, table, plies, control):
     """The value of `state` for its player to move, searched `depth` plies (fail-soft).
 
     The rest travels in tuples: `rules` (params, evaluation kind, set-out choices, the endgame
-    database: its levels, rules and a scratch board; no levels: none), `table` (the
-    transposition table's keys, values, depths, flags and moves; empty: no table), `plies`
-    (each ply's children, their order keys, actions and indices) and `control` (the statistics
-    and controls `stats`, the root's tie-breaking noise)."""
+    database: its levels, largest seed count, rules and a scratch board; -1 seeds: none),
+    `table` (the transposition table's keys, values, depths, flags and moves; empty: no
+    table), `plies` (each ply's children, their order keys, actions and indices) and `control`
+    (the statistics and controls `stats`, the root's tie-breaking noise)."""
     params, kind, set_out_choices, endgames = rules
     tt_keys, tt_values, tt_depths, tt_flags, tt_moves = table
     children, keys, actions, index = plies
@@ -193,7 +193,7 @@ def _negamax(state, depth, ply, alpha, beta, rules, table, plies, control):
     if _covered(state, endgames):  # exact: no horizon, searching deeper changes nothing
         if ply == 0:
             return _database_move(state, endgames, children[0, 0], noise, stats)
-        levels, _, board = endgames
+        levels, _, _, board = endgames
         return _database_value(state, board_half_seeds(state, levels, BINOMIAL, board))
     if depth == 0:
         stats[LEAVES] += 1
@@ -327,14 +327,15 @@ _WARM: set[Callable] = set()  # searches compiled in this process
 
 
 @cache
-def _no_database() -> tuple[object, np.ndarray, np.ndarray]:
-    """The endgame database argument of a search without one (no levels)."""
-    return level_list([]), np.zeros(1, np.int32), np.zeros(L.N_PITS, np.int64)
+def _no_database() -> tuple[object, int, np.ndarray, np.ndarray]:
+    """The endgame database argument of a search without one."""
+    return level_list([]), -1, np.zeros(1, np.int32), np.zeros(L.N_PITS, np.int64)
 
 
-def _probe(database: EndgameDatabase) -> tuple[object, np.ndarray, np.ndarray]:
+def _probe(database: EndgameDatabase) -> tuple[object, int, np.ndarray, np.ndarray]:
     """The endgame database argument of a search with `database`."""
-    return database.compiled_levels, database.params, np.zeros(L.N_PITS, np.int64)
+    board = np.zeros(L.N_PITS, np.int64)
+    return database.compiled_levels, database.max_seeds, database.params, board
 
 
 def _stats() -> np.ndarray:
