@@ -42,6 +42,14 @@ class AccuracyRow:
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def keeps_cell(self) -> str:
+        """The share that keeps the value, with its interval, as a table shows it."""
+        return f"{self.keeps_value:.3f} ({self.keeps_low:.3f}-{self.keeps_high:.3f})"
+
+    def lost_cell(self) -> str:
+        """The mean seeds lost, with its interval, as a table shows it."""
+        return f"{self.seeds_lost:.3f} ({self.lost_low:.3f}-{self.lost_high:.3f})"
+
 
 def wilson_interval(successes: int, trials: int) -> tuple[float, float]:
     """The 95% Wilson score interval of a share."""
@@ -72,14 +80,19 @@ def summarise(seeds: int | None, lost: np.ndarray, rng: np.random.Generator) -> 
     )
 
 
-def seeds_lost(agent: Agent, database: EndgameDatabase, game: Any) -> float:
-    """Seeds the agent's move in `game` gives away against best play (0 when it keeps the
-    position's value)."""
+def action_loss(database: EndgameDatabase, game: Any, action: int) -> float:
+    """Seeds `action` gives away in `game` against best play (0 when it keeps the position's
+    value)."""
     values = database.action_values(game)
-    action = agent.act(game)
     if action not in values:
         raise ValueError(f"the agent played {action!r}, not one of the legal {list(values)}")
     return (max(values.values()) - values[action]) / 2
+
+
+def seeds_lost(agent: Agent, database: EndgameDatabase, game: Any) -> float:
+    """Seeds the agent's move in `game` gives away against best play (0 when it keeps the
+    position's value)."""
+    return action_loss(database, game, agent.act(game))
 
 
 def measure_accuracy(
@@ -116,12 +129,27 @@ def measure_accuracy(
     return rows
 
 
-def format_rows(rows: list[AccuracyRow]) -> str:
-    """The rows as a table."""
-    lines = [f"{'seeds':>5} {'positions':>9}  {'keeps value (95%)':<22}  seeds lost a move (95%)"]
-    for row in rows:
-        label = "all" if row.seeds is None else str(row.seeds)
-        keeps = f"{row.keeps_value:.3f} ({row.keeps_low:.3f}-{row.keeps_high:.3f})"
-        lost = f"{row.seeds_lost:.3f} ({row.lost_low:.3f}-{row.lost_high:.3f})"
-        lines.append(f"{label:>5} {row.positions:>9}  {keeps:<22}  {lost}")
+def format_table(
+    first: str,
+    labelled: list[tuple[str, AccuracyRow | None]],
+    positions: str = "positions",
+    align: str = ">",
+) -> str:
+    """Rows as a terminal table, each after its label (a column headed `first`, aligned by
+    `align`: ``>`` right, ``<`` left); a row None (nothing to score) shows dashes."""
+    width = max(len(first), *(len(label) for label, _ in labelled))
+    count = max(len(positions), 5)
+    head = f"{first:{align}{width}} {positions:>{count}}  {'keeps value (95%)':<22}"
+    lines = [f"{head}  seeds lost a move (95%)"]
+    for label, row in labelled:
+        cells = (
+            "-".ljust(22) + "  -" if row is None else f"{row.keeps_cell():<22}  {row.lost_cell()}"
+        )
+        scored = 0 if row is None else row.positions
+        lines.append(f"{label:{align}{width}} {scored:>{count}}  {cells}")
     return "\n".join(lines)
+
+
+def format_rows(rows: list[AccuracyRow]) -> str:
+    """The rows of `measure_accuracy` as a table, a row a seed count."""
+    return format_table("seeds", [("all" if r.seeds is None else str(r.seeds), r) for r in rows])

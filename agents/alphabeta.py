@@ -19,6 +19,11 @@ special moves and setting out.
   bound and the best move.
   A stored value is used only for a search of the same depth, so a fixed-depth search returns
   exactly the minimax value of that depth, with the table or without it.
+- With an endgame database (`tb`, the Oware family: see docs/endgames.md), a position it covers
+  (in play, at most its seed count on the board) is not searched further nor evaluated: its
+  value is the game's result under best play, the database's value (the seeds the mover still
+  wins from the board) added to the stores (`_database_value`). At the root of such a position
+  the move is the database's best (`_database_move`), as the `perfect` agent plays.
 - While the seeds are set out (Mangala), the distributor's choices are limited to
   `set_out_choices` counts spread from none to all of the seeds left, and the even share (the
   setting out's own search hint, `engine.setting_out.set_out_sampled`).
@@ -26,16 +31,22 @@ special moves and setting out.
 
 from __future__ import annotations
 
+import os
 import time
 import types
 from collections.abc import Callable
+from functools import cache
 
 import numpy as np
 from numba import njit
 from numba.core.dispatcher import Dispatcher
 
 from mancala_env import Game
+from mancala_env.endgame.database import DatabaseFolder, EndgameDatabase
+from mancala_env.endgame.index import BINOMIAL
+from mancala_env.endgame.probe import board_half_seeds, level_list, move_half_seeds
 from mancala_env.engine import layout as L
+from mancala_env.engine.board import board_seeds
 from mancala_env.engine.position import position_key
 from mancala_env.engine.setting_out import set_out_sampled
 from mancala_env.engine.turn import step
@@ -46,6 +57,11 @@ WIN = 1_000_000.0  # the value of a won game, less one a ply
 WIN_ZONE = WIN / 2  # values beyond this are proven wins or losses
 EVAL_BOUND = 100_000.0  # evaluations are clipped to +-EVAL_BOUND
 MAX_DEPTH = 64  # deepest iteration (plies)
+# A result the endgame database proves: below every win the search reaches itself (certain,
+# where a database's assumes the stall counter has room), above WIN_ZONE, ordered by the final
+# seed margin first (TB_SEED a seed), then by plies as every proven result.
+TB_WIN = WIN - 10_000.0
+TB_SEED = 100.0
 
 EVAL_STORE = 0
 EVAL_ROUNDS = 1
@@ -118,20 +134,67 @@ def _decay(value):
 
 
 @njit(cache=True)
+def _database_value(state, half_seeds):
+    """The value, for the player to move, of the covered `state` of whose board they win
+    `half_seeds` against best play: the final seed margin `m` (their stores plus what they win,
+    less the opponent's) makes a proven win ``TB_WIN + TB_SEED * m``, a draw 0 or a loss
+    ``-TB_WIN + TB_SEED * m``. A margin of one seed with a chase's odd seed counted half to each
+    (`half_seeds` odd) is no proof: the stall stop gives that seed to one player, which the
+    board alone cannot tell (docs/endgames.md); it is scored `m`, as the store difference."""
+    mover = state[L.TO_MOVE]
+    margin = state[L.STORE + mover] - state[L.STORE + 1 - mover] - board_seeds(state) + half_seeds
+    if half_seeds % 2 == 1 and abs(margin) <= 1:
+        return float(margin)
+    if margin == 0:
+        return 0.0
+    return (TB_WIN if margin > 0 else -TB_WIN) + TB_SEED * margin
+
+
+@njit(cache=True)
+def _covered(state, endgames):
+    """Whether the endgame database `endgames` holds the position `state` (one still on)."""
+    max_seeds = endgames[1]  # -1: no database
+    return max_seeds >= 0 and state[L.PHASE] == L.PHASE_PLAY and board_seeds(state) <= max_seeds
+
+
+@njit(cache=True)
+def _database_move(state, endgames, child, noise, stats):
+    """The root's move in a covered position: the best by the database (ties broken by
+    `noise`), and the position's value."""
+    levels, _, params, board = endgames
+    best, best_key, best_won = -1, -np.inf, 0
+    for action in range(params[L.P_N_ACTIONS]):
+        if state[L.LEGAL + action] == 0:
+            continue
+        won = move_half_seeds(state, action, params, levels, BINOMIAL, child, board)
+        stats[NODES] += 1
+        if won + noise[action] > best_key:
+            best, best_key, best_won = action, won + noise[action], won
+    stats[BEST] = best
+    return _database_value(state, best_won)
+
+
+@njit(cache=True)
 def _negamax(state, depth, ply, alpha, beta, rules, table, plies, control):
     """The value of `state` for its player to move, searched `depth` plies (fail-soft).
 
-    The rest travels in tuples: `rules` (params, evaluation kind, set-out choices), `table`
-    (the transposition table's keys, values, depths, flags and moves; empty: no table),
-    `plies` (each ply's children, their order keys, actions and indices) and `control` (the
-    statistics and controls `stats`, the root's tie-breaking noise)."""
-    params, kind, set_out_choices = rules
+    The rest travels in tuples: `rules` (params, evaluation kind, set-out choices, the endgame
+    database: its levels, largest seed count, rules and a scratch board; -1 seeds: none),
+    `table` (the transposition table's keys, values, depths, flags and moves; empty: no
+    table), `plies` (each ply's children, their order keys, actions and indices) and `control`
+    (the statistics and controls `stats`, the root's tie-breaking noise)."""
+    params, kind, set_out_choices, endgames = rules
     tt_keys, tt_values, tt_depths, tt_flags, tt_moves = table
     children, keys, actions, index = plies
     stats, noise = control
     if state[L.OVER] == 1:
         return final_value(state)
     mover = state[L.TO_MOVE]
+    if _covered(state, endgames):  # exact: no horizon, searching deeper changes nothing
+        if ply == 0:
+            return _database_move(state, endgames, children[0, 0], noise, stats)
+        levels, _, _, board = endgames
+        return _database_value(state, board_half_seeds(state, levels, BINOMIAL, board))
     if depth == 0:
         stats[LEAVES] += 1
         value = _evaluate(state, mover, params, kind)
@@ -263,6 +326,18 @@ def _build_search(evaluate: Callable, compiled: bool) -> Callable:
 _WARM: set[Callable] = set()  # searches compiled in this process
 
 
+@cache
+def _no_database() -> tuple[object, int, np.ndarray, np.ndarray]:
+    """The endgame database argument of a search without one."""
+    return level_list([]), -1, np.zeros(1, np.int32), np.zeros(L.N_PITS, np.int64)
+
+
+def _probe(database: EndgameDatabase) -> tuple[object, int, np.ndarray, np.ndarray]:
+    """The endgame database argument of a search with `database`."""
+    board = np.zeros(L.N_PITS, np.int64)
+    return database.compiled_levels, database.max_seeds, database.params, board
+
+
 def _stats() -> np.ndarray:
     stats = np.zeros(N_STATS, dtype=np.int64)
     stats[NODE_LIMIT] = np.iinfo(np.int64).max
@@ -279,6 +354,9 @@ class AlphaBetaAgent(SearchAgent):
     ``evaluate(state, player, params) -> float`` of the engine's state and rule parameter arrays,
     from `player`'s view (a numba ``@njit`` function keeps the search compiled; a plain Python one
     runs it in Python). `table` turns the transposition table (2**`table_bits` entries) on or off.
+    `tb` is the directory of an endgame database (docs/endgames.md) whose positions get their
+    exact value; it is opened, and checked against the rules, at the first move of a game of
+    those rules (a database of other rules raises DatabaseError, a ValueError).
     After each move, `last_nodes`, `last_depth`, `last_value` and `last_seconds` describe the
     search.
     """
@@ -298,6 +376,7 @@ class AlphaBetaAgent(SearchAgent):
         table: bool = True,
         table_bits: int = 20,
         set_out_choices: int = 5,
+        tb: str | os.PathLike | None = None,
         seed: int | None = None,
     ) -> None:
         if isinstance(evaluate, str):
@@ -316,10 +395,15 @@ class AlphaBetaAgent(SearchAgent):
         self.table = table
         self.table_bits = table_bits
         self.set_out_choices = set_out_choices
+        self.tb = None if tb is None else DatabaseFolder(tb)
+        self._databases: dict[bytes, EndgameDatabase] = {}  # rule parameters -> database
         self._table: tuple[np.ndarray, ...] | None = None
         self._table_params: np.ndarray | None = None
         self._buffers: tuple[np.ndarray, ...] | None = None
         super().__init__(depth, time_limit, seed)
+
+    def _settings(self) -> list[str]:
+        return [] if self.tb is None else [f"tb={self.tb.directory}"]
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -358,16 +442,28 @@ class AlphaBetaAgent(SearchAgent):
 
     def search(self, state: np.ndarray, params: np.ndarray, depth: int) -> tuple[float, int]:
         """One fixed-depth search of `state`: its value for the player to move and the best
-        move (uses and fills the transposition table)."""
+        move (uses and fills the transposition table; with `tb`, probes the database opened
+        for these rules by `open_database`)."""
         stats = _stats()
         noise = np.zeros(int(params[L.P_N_ACTIONS]))
         value = self._run(state.copy(), params, depth, stats, noise)
         self.last_nodes = int(stats[NODES])
         return value, int(stats[BEST])
 
+    def open_database(self, game: Game) -> EndgameDatabase | None:
+        """The agent's endgame database for `game`'s rules (None without `tb`), opened once;
+        DatabaseError when it was built for other rules."""
+        if self.tb is None:
+            return None
+        database = self.tb.for_game(game)
+        self._databases[game.params.tobytes()] = database
+        return database
+
     def _run(self, state, params, depth, stats, noise) -> float:
         table, buffers = self._arrays(params)
-        rules = (params, self._kind, self.set_out_choices)
+        database = self._databases.get(params.tobytes())
+        endgames = _no_database() if database is None else _probe(database)
+        rules = (params, self._kind, self.set_out_choices, endgames)
         return float(
             self._search(state, depth, 0, -np.inf, np.inf, rules, table, buffers, (stats, noise))
         )
@@ -381,6 +477,7 @@ class AlphaBetaAgent(SearchAgent):
 
     def _best_action(self, game: Game, legal: list[int], deadline: float | None) -> int:
         """Iterative deepening until the depth or the time runs out, or the result is proven."""
+        self.open_database(game)
         state, params = game.state.copy(), game.params
         noise = self.rng.random(int(params[L.P_N_ACTIONS])) * 0.5
         stats = np.zeros(N_STATS, dtype=np.int64)

@@ -2,7 +2,7 @@
 
     random                      uniformly random legal moves
     greedy                      the move that wins the most seeds now
-    alphabeta:depth=6           alpha-beta search (keys: depth, time, eval, tt)
+    alphabeta:depth=6           alpha-beta search (keys: depth, time, eval, tt, tb)
     alphabeta:time=0.5          ... iterative deepening for 0.5 s a move
     mcts:simulations=800        Monte Carlo tree search (keys: simulations, time, c)
     perfect:db=endgames/oware   perfect play from an endgame database (docs/endgames.md)
@@ -23,10 +23,9 @@ import inspect
 import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-from mancala_env.endgame.files import HEADER_SIZE
+from mancala_env.endgame.files import headers_digest
 from mancala_env.variants import get_variant
 
 from .alphabeta import EVALUATIONS, MAX_DEPTH, AlphaBetaAgent
@@ -46,7 +45,7 @@ BUILT_INS: dict[str, type] = {
 SPEC_FORMS = (
     "random",
     "greedy",
-    f"alphabeta[:depth=D][,time=SECONDS][,eval={'|'.join(EVALUATIONS)}][,tt=on|off]",
+    f"alphabeta[:depth=D][,time=SECONDS][,eval={'|'.join(EVALUATIONS)}][,tt=on|off][,tb=DIR]",
     "mcts[:simulations=N][,time=SECONDS][,c=C]",
     "perfect:db=DIR",
     "ppo:PATH[,trust=yes]",
@@ -114,6 +113,7 @@ KEYS: dict[str, dict[str, tuple[str, Callable[[str], Any]]]] = {
         "time": ("time_limit", _positive),
         "eval": ("evaluate", _choice(*EVALUATIONS)),
         "tt": ("table", _switch),
+        "tb": ("tb", str),
     },
     "mcts": {
         "simulations": ("simulations", _integer(1)),
@@ -285,10 +285,8 @@ def agent_identity(spec: str) -> str:
             return f"{module_name} (no source file)"
         with open(source, "rb") as file:
             return "sha256:" + hashlib.sha256(file.read()).hexdigest()
-    if kind == "perfect":  # its database's level files, by their headers (each has a checksum)
-        digest = hashlib.sha256()
-        for path in sorted(Path(arguments["db"]).glob("seeds_*.egdb")):
-            with open(path, "rb") as file:
-                digest.update(file.read(HEADER_SIZE))
-        return f"perfect v{PerfectAgent.code_version} db sha256:{digest.hexdigest()}"
-    return f"{kind} v{BUILT_INS[kind].code_version}"
+    identity = f"{kind} v{BUILT_INS[kind].code_version}"
+    database = arguments.get("db", arguments.get("tb"))  # perfect's, alphabeta's
+    if database is not None:  # its level files, by their headers (each has a checksum)
+        identity += f" db {headers_digest(database)}"
+    return identity

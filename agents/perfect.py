@@ -12,7 +12,7 @@ import os
 import numpy as np
 
 from mancala_env import Game
-from mancala_env.endgame.database import EndgameDatabase
+from mancala_env.endgame.database import DatabaseFolder
 
 from .base import GreedyAgent
 
@@ -25,25 +25,15 @@ class PerfectAgent:
     code_version = 1  # part of its identity: raise it when its play changes
 
     def __init__(self, db: str | os.PathLike, seed: int | None = None) -> None:
-        if not os.path.isdir(db):
-            raise ValueError(f"{db} is not a directory holding an endgame database")
-        self.directory = db
-        self.databases: dict[tuple[str, str], EndgameDatabase] = {}
+        self.databases = DatabaseFolder(db)
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
         self.outside = GreedyAgent(self.rng.integers(2**63))  # plays where the database ends
 
-    def database(self, game: Game) -> EndgameDatabase:
-        """The database for `game`'s rules (opened once)."""
-        key = (game.variant.name, repr(game.options))
-        if key not in self.databases:
-            self.databases[key] = EndgameDatabase.for_game(self.directory, game)
-        return self.databases[key]
-
     def act(self, game: Game) -> int:
-        database = self.database(game)
+        database = self.databases.for_game(game)
         if not database.covers(game):
             return self.outside.act(game)
         values = database.action_values(game)

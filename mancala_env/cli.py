@@ -252,8 +252,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             workers=args.workers,
             ray_address=args.ray_address,
             progress=not args.no_progress,
+            endgame_db=args.endgame_db,
         )
-    except (TypeError, ValueError, BackendError) as error:  # a bad store is a ValueError too
+    except (TypeError, ValueError, BackendError) as error:  # a bad store or database too
         print(f"mancala tournament: error: {error}", file=sys.stderr)
         return USAGE_ERROR
     except (KeyboardInterrupt, WorkerLost) as error:
@@ -496,6 +497,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ray-address", default=None, help="a running Ray cluster (ray backend)")
     p.add_argument("--db", default="tournaments.sqlite", help="the SQLite store")
     p.add_argument("--report", default=None, metavar="DIR", help="write Markdown and HTML here")
+    p.add_argument(
+        "--endgame-db",
+        default=None,
+        metavar="DIR",
+        help="an endgame database: report each agent's accuracy in the positions it covers",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the schedule, games and agents")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="rule option")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")

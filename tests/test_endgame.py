@@ -12,12 +12,14 @@ import pytest
 
 from agents import GreedyAgent, SpecError, load_agent
 from agents.accuracy import measure_accuracy, wilson_interval
+from agents.alphabeta import TB_SEED, TB_WIN, WIN, WIN_ZONE, AlphaBetaAgent
 from agents.perfect import PerfectAgent
+from mancala_env import Game
 from mancala_env.cli import main
 from mancala_env.endgame import build as build_module
 from mancala_env.endgame.build import build
 from mancala_env.endgame.database import EndgameDatabase
-from mancala_env.endgame.files import HEADER_SIZE, DatabaseError, level_path
+from mancala_env.endgame.files import HEADER_SIZE, DatabaseError, headers_digest, level_path
 from mancala_env.endgame.index import BINOMIAL, level_size, rank, total_size, unrank
 from mancala_env.endgame.positions import position_game, random_board, random_choices
 from mancala_env.endgame.rules import solving_params, solving_template
@@ -407,3 +409,116 @@ def test_a_perfect_agent_is_known_by_its_database_content(tmp_path):
     assert first.startswith("perfect v") and first != agent_identity(f"perfect:db={tmp_path / 'b'}")
     (tmp_path / "a" / "seeds_00.egdb").write_bytes(b"changed")
     assert agent_identity(f"perfect:db={tmp_path / 'a'}") != first
+
+
+# ---- alpha-beta with a database -------------------------------------------------------------
+def outcome(database: EndgameDatabase, game) -> tuple[int, bool]:
+    """The final seed margin of the player to move under best play, by the database's Python
+    reader, and whether the result is proven (not an odd chase seed deciding it)."""
+    mover, seeds = game.to_move, int(game.pits.sum())
+    half = database.half_seeds(game.pits, mover)
+    margin = int(game.stores[mover] - game.stores[1 - mover]) - seeds + half
+    return margin, not (half % 2 == 1 and abs(margin) <= 1)
+
+
+def positions_with_stores(count: int, seed: int, low: int = 3, high: int = SEEDS) -> list:
+    """Positions with a choice, of `low` to `high` seeds, the stores shared out at random (no
+    majority yet), so wins, draws and losses all come up."""
+    rng = np.random.default_rng(seed)
+    positions = []
+    while len(positions) < count:
+        seeds = int(rng.integers(low, high + 1))
+        game = next(random_choices(OWARE, OWARE.options(), seeds, rng))
+        off_board = 48 - seeds
+        mine = int(rng.integers(off_board - 24, 25))
+        game.state[L.STORE : L.STORE + 2] = (mine, off_board - mine)
+        begin_turn(game.state, game.params)
+        if not game.over:
+            positions.append(game)
+    return positions
+
+
+def test_alphabeta_with_a_database_plays_perfectly_where_depth_one_does_not(oware_db) -> None:
+    with_db = load_agent(f"alphabeta:depth=1,tb={oware_db.directory}", seed=0)
+    without = load_agent("alphabeta:depth=1", seed=0)
+    gave_away = 0
+    for game in positions_with_stores(60, seed=1):
+        values = oware_db.action_values(game)
+        assert values[with_db.act(game)] == max(values.values())
+        gave_away += values[without.act(game)] < max(values.values())
+    assert gave_away >= 5
+
+
+def test_alphabeta_root_value_is_the_databases_outcome(oware_db) -> None:
+    agent = load_agent(f"alphabeta:depth=3,tb={oware_db.directory}", seed=0)
+    results = set()
+    for game in positions_with_stores(200, seed=2):
+        margin, proven = outcome(oware_db, game)
+        agent.act(game)
+        value = agent.last_value
+        assert agent.last_depth == 1  # exact at once: no deeper iteration
+        if not proven:
+            assert value == margin
+        elif margin == 0:
+            assert value == 0
+        else:
+            assert abs(value) > WIN_ZONE and np.sign(value) == np.sign(margin)
+            assert value == np.sign(margin) * TB_WIN + TB_SEED * margin
+        assert agent.search(game.state, game.params, 2)[0] == value
+        results.add((int(np.sign(margin)), proven))
+    assert {(1, True), (0, True), (-1, True), (1, False), (-1, False)} <= results
+
+
+def test_alphabeta_probes_the_database_below_its_root(oware_db) -> None:
+    """From boards of one to three seeds more than the database holds, a depth-1 search values
+    each move's child as the database's Python reader does: an end by the game's own result,
+    a covered child by its proven result (a ply away), any other by the store difference."""
+    agent = AlphaBetaAgent(depth=1, tb=oware_db.directory)
+    probed = 0
+    for game in positions_with_stores(200, 3, SEEDS + 1, SEEDS + 3):
+        agent.open_database(game)
+        mover = game.to_move
+        expected = -np.inf
+        for action in game.legal_actions():
+            child = game.copy()
+            child.step(action)
+            sign = 1 if child.to_move == mover else -1
+            if child.over:
+                winner = child.winner()
+                value = 0.0 if winner is None else (WIN - 1) * (1 if winner == mover else -1)
+            elif oware_db.covers(child):
+                probed += 1
+                margin, proven = outcome(oware_db, child)
+                value = margin if not proven else np.sign(margin) * TB_WIN + TB_SEED * margin
+                value = sign * (value - np.sign(value) * (abs(value) > WIN_ZONE))
+            else:
+                value = float(child.stores[mover] - child.stores[1 - mover])
+            expected = max(expected, value)
+        assert agent.search(game.state, game.params, 1)[0] == expected
+    assert probed >= 15
+
+
+def test_alphabeta_refuses_a_database_of_other_rules(oware_db) -> None:
+    agent = load_agent(f"alphabeta:depth=2,tb={oware_db.directory}", seed=0)
+    with pytest.raises(DatabaseError, match="was built for oware v1 .* not for ouri"):
+        agent.act(Game("ouri"))
+    with pytest.raises(ValueError, match="no endgame database for ayoayo"):
+        agent.act(Game("ayoayo"))
+    agent.act(Game("kpo"))  # the same rules as Oware's
+
+
+def test_alphabeta_database_specs(oware_db, tmp_path) -> None:
+    from agents.loader import agent_identity, parse_spec
+
+    db = str(oware_db.directory)
+    assert parse_spec(f"alphabeta:depth=3,tb={db}") == ("alphabeta", {"depth": 3, "tb": db})
+    assert repr(load_agent(f"alphabeta:tb={db}")) == f"AlphaBetaAgent(depth=6, tb={db})"
+    with pytest.raises(SpecError, match="'tb=' is not key=value"):
+        load_agent("alphabeta:depth=2,tb=")
+    with pytest.raises(SpecError, match="not a directory holding an endgame database"):
+        load_agent(f"alphabeta:tb={tmp_path / 'none'}")
+    assert "[,tb=DIR]" in str(pytest.raises(SpecError, load_agent, "alphabeta:tb").value)
+    plain = agent_identity("alphabeta:depth=2")
+    with_db = agent_identity(f"alphabeta:depth=2,tb={db}")
+    assert plain == "alphabeta v1" and with_db == f"{plain} db {headers_digest(db)}"
+    assert with_db.split(" db ")[1] == agent_identity(f"perfect:db={db}").split(" db ")[1]

@@ -12,6 +12,8 @@ import numpy as np
 
 from mancala_env.variants import get_variant
 
+from ..accuracy import format_table
+from .endgames import EndgameAccuracy
 from .ratings import Ratings
 from .runner import TournamentResult
 
@@ -78,7 +80,74 @@ def format_leaderboard(result: TournamentResult) -> str:
         f"first mover's score: {100 * ratings.first_mover_score:.1f}% "
         f"(95% interval {100 * low:.1f}-{100 * high:.1f}%) over {ratings.first_mover_games} games",
     ]
+    if result.endgames is not None:
+        agents = [s.agent for s in ratings.standings]
+        labelled = [(agent, result.endgames.rows[agent]) for agent in agents]
+        lines += [
+            "",
+            f"{endgame_note(result.endgames)}:",
+            format_table("agent", labelled, "moves", "<"),
+        ]
     return "\n".join(lines)
+
+
+def endgame_note(endgames: EndgameAccuracy) -> str:
+    """What the endgame accuracy table counts."""
+    return (
+        f"endgame accuracy: each agent's moves with a choice in positions of at most "
+        f"{endgames.max_seeds} seeds on the board, scored by {endgames.directory}"
+    )
+
+
+ENDGAME_HEADER = [
+    "agent",
+    "moves",
+    "keeps value",
+    "95% interval",
+    "seeds lost a move",
+    "95% interval",
+]
+
+
+def endgame_rows(endgames: EndgameAccuracy, agents: list[str]) -> list[list[str]]:
+    """The endgame accuracy table's rows, one an agent in `agents`' order."""
+    rows = []
+    for agent in agents:
+        row = endgames.rows[agent]
+        if row is None:
+            rows.append([agent, "0", "-", "-", "-", "-"])
+            continue
+        rows.append(
+            [
+                agent,
+                str(row.positions),
+                f"{row.keeps_value:.3f}",
+                f"{row.keeps_low:.3f}-{row.keeps_high:.3f}",
+                f"{row.seeds_lost:.3f}",
+                f"{row.lost_low:.3f}-{row.lost_high:.3f}",
+            ]
+        )
+    return rows
+
+
+def _endgame_markdown(result: TournamentResult, agents: list[str]) -> list[str]:
+    endgames = result.endgames
+    if endgames is None:
+        return []
+    table = [ENDGAME_HEADER, ["---"] * len(ENDGAME_HEADER), *endgame_rows(endgames, agents)]
+    return [
+        "## Endgame accuracy",
+        "",
+        f"Scored by the endgame database `{endgames.directory}` (boards of at most "
+        f"{endgames.max_seeds} seeds): each agent's moves, in its own games, in the positions "
+        "the database covers where it had a choice (the opening lines left out). Keeps value: "
+        "the share of moves that keep the position's perfect value (95% Wilson interval); "
+        "seeds lost a move: the mean seeds given away against best play (95% bootstrap "
+        "interval).",
+        "",
+        *("| " + " | ".join(row) + " |" for row in table),
+        "",
+    ]
 
 
 CROSSTABLE_COLORMAP = "cividis"  # lightness rises steadily: readable with any colour vision
@@ -249,6 +318,7 @@ def _markdown(result: TournamentResult) -> str:
         "",
         "![game lengths](lengths.png)",
         "",
+        *_endgame_markdown(result, agents),
     ]
     return "\n".join(lines)
 

@@ -10,6 +10,7 @@ from typing import Any
 from tqdm import tqdm
 
 from .backends import run_games
+from .endgames import EndgameAccuracy, endgame_accuracy, open_database
 from .ratings import Ratings, rate
 from .schedule import TournamentConfig, schedule
 from .store import GameStore
@@ -24,6 +25,7 @@ class TournamentResult:
     records: list[dict[str, Any]]
     ratings: Ratings
     played: int  # games played by this run (the rest were in the store already)
+    endgames: EndgameAccuracy | None = None  # with an endgame database: the agents' accuracy
 
 
 def run_tournament(
@@ -34,13 +36,17 @@ def run_tournament(
     ray_address: str | None = None,
     bootstrap: int = 1000,
     progress: bool = True,
+    endgame_db: str | Path | None = None,
 ) -> TournamentResult:
     """Play every game of `config` that the store at `db` does not hold yet, writing each as
-    it finishes, then rate the agents on all the tournament's games.
+    it finishes, then rate the agents on all the tournament's games; with `endgame_db` (the
+    directory of an endgame database for the rule set, checked before any game is played),
+    score each agent's moves in the positions it covers as well.
 
     Running it again with the same config continues where a stopped run left off; several
     processes may run it on the same store at once.
     """
+    database = None if endgame_db is None else open_database(endgame_db, config)
     with GameStore(db) as store:
         key = store.add_tournament(config)
         tasks = schedule(config)
@@ -69,4 +75,9 @@ def run_tournament(
                 bar.update(1)
         records = store.games(key)
     ratings = rate(records, config.agents, bootstrap=bootstrap, seed=config.seed)
-    return TournamentResult(config, Path(db), records, ratings, played)
+    endgames = (
+        None
+        if database is None
+        else endgame_accuracy(database, records, config.agents, seed=config.seed)
+    )
+    return TournamentResult(config, Path(db), records, ratings, played, endgames)

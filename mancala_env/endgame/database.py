@@ -8,12 +8,12 @@ from pathlib import Path
 import numpy as np
 
 from ..engine import layout as L
-from ..engine.turn import step
 from ..game import Game
 from ..variants import RuleOptions, Variant
 from .build import rules_header
 from .files import DatabaseError, level_path, read_level
 from .index import BINOMIAL, rank
+from .probe import level_list, move_half_seeds
 from .rules import check_solvable, solving_params
 
 
@@ -38,6 +38,7 @@ class EndgameDatabase:
                 f"{self.directory} holds no endgame database (no {level_path('', 0)}); build "
                 f"one with: mancala solve {variant.name} --max-seeds N --out {self.directory}"
             )
+        self.compiled_levels = level_list(self.levels)  # the levels as compiled code reads them
 
     @classmethod
     def for_game(cls, directory: str | os.PathLike, game: Game) -> EndgameDatabase:
@@ -87,16 +88,30 @@ class EndgameDatabase:
                 f"the position is not in the database: a game in play with at most "
                 f"{self.max_seeds} seeds on the board is (it has {int(game.pits.sum())})"
             )
-        mover = game.to_move
-        before = int(game.stores[mover])
-        values = {}
-        for action in game.legal_actions():
-            child = game.state.copy()
-            step(child, action, self.params)
-            won = 2 * (int(child[L.STORE + mover]) - before)
-            if not child[L.OVER]:
-                left = child[: L.N_PITS]
-                theirs = self.half_seeds(left, int(child[L.TO_MOVE]))
-                won += theirs if child[L.TO_MOVE] == mover else 2 * int(left.sum()) - theirs
-            values[action] = won
-        return values
+        child, board = game.state.copy(), np.zeros(L.N_PITS, np.int64)
+        return {
+            action: int(
+                move_half_seeds(
+                    game.state, action, self.params, self.compiled_levels, BINOMIAL, child, board
+                )
+            )
+            for action in game.legal_actions()
+        }
+
+
+class DatabaseFolder:
+    """A directory holding an endgame database, opened and checked against the rules once for
+    each rule set a game asks it for: what an agent that plays from a database holds."""
+
+    def __init__(self, directory: str | os.PathLike) -> None:
+        if not os.path.isdir(directory):
+            raise ValueError(f"{directory} is not a directory holding an endgame database")
+        self.directory = directory
+        self._opened: dict[tuple[str, str], EndgameDatabase] = {}
+
+    def for_game(self, game: Game) -> EndgameDatabase:
+        """The database for `game`'s rules; DatabaseError when it was built for others."""
+        key = (game.variant.name, repr(game.options))
+        if key not in self._opened:
+            self._opened[key] = EndgameDatabase.for_game(self.directory, game)
+        return self._opened[key]

@@ -15,6 +15,7 @@ with the final name is always whole.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import zlib
@@ -38,6 +39,16 @@ class DatabaseError(ValueError):
 def level_path(directory: str | os.PathLike, seeds: int) -> Path:
     """The file of the boards of `seeds` seeds in `directory`."""
     return Path(directory) / f"seeds_{seeds:02d}.egdb"
+
+
+def headers_digest(directory: str | os.PathLike) -> str:
+    """The SHA-256 of the headers of the level files in `directory`: each holds its values'
+    checksum, so a database rebuilt or replaced gets a new digest, and no value is read."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(directory).glob("seeds_*.egdb")):
+        with open(path, "rb") as file:
+            digest.update(file.read(HEADER_SIZE))
+    return f"sha256:{digest.hexdigest()}"
 
 
 def checksum(values: np.ndarray) -> str:
