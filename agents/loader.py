@@ -119,6 +119,7 @@ KEYS: dict[str, dict[str, tuple[str, Callable[[str], Any]]]] = {
         "simulations": ("simulations", _integer(1)),
         "time": ("time_limit", _positive),
         "c": ("c", _non_negative),
+        "mix": ("mix", _non_negative),
     },
     "perfect": {"db": ("db", str)},
 }
