@@ -9,13 +9,24 @@ with numba; positions are not stored in the tree but replayed from the root with
   so extra turns, passes and the rounds of a match need nothing special. Results are 1 for a win,
   0.5 for a draw and 0 for a loss, for a whole game (a match goes on across rounds).
 - UCT (default): children in random order, every child tried once, then
-  ``Q + c * sqrt(ln N / n)``; the value of a new leaf is one random rollout to the end of the game.
+  ``Q' + c * sqrt(ln N / n)``; the value of a new leaf is one random rollout to the end of the
+  game. Implicit minimax backups (Lanctot, Winands, Pepels and Sturtevant, 2014): each new child
+  is also given the evaluation of its position (`evaluate`: 1/2 plus half the store difference
+  over the seeds in play, or the result of a finished game), and a node's evaluation is backed
+  up from its children by minimax; ``Q' = (1 - mix) * Q + mix * V``, mixing the mean result Q
+  with that minimax value V.
+- Solver (MCTS-solver, Winands, Bjornsson and Saito, 2008): a finished game is a proven result,
+  and a node is proven once a child is a proven win for its player to move, or all its children
+  are proven (the best of them for that player). A proven child counts its proven result in
+  selection, with no exploration term; a proven node is not searched below, its result is
+  backed up as a rollout's would be; the search stops once the root is proven.
 - PUCT (with `prior_value`): ``prior_value(game) -> (priors, value)`` is called once for each new
   leaf with a `Game` at that position: priors over the action space (masked to the legal actions
   and renormalised; all zero means uniform) and the value of the position for its player to move
   in [-1, 1]. Children are chosen by ``Q + c * P * sqrt(N) / (1 + n)``, an unvisited child
   counting as Q = 0.5.
-- The move played is the root child with the most visits (ties: the better mean result).
+- The move played: a proven win, or else the root child with the most visits (ties: the better
+  mean result), a proven loss only when every move loses (as OpenSpiel's `MCTSBot` chooses).
 """
 
 from __future__ import annotations
@@ -50,6 +61,8 @@ HEURISTIC = 4  # player_0's minimax value of the evaluation over the node's subt
 N_FLOATS = 5
 UNPROVEN = -1.0
 
+DEFAULT_C = 0.5  # UCT's exploration constant (results in [0, 1])
+DEFAULT_MIX = 0.5  # UCT's weight of the evaluation's minimax value
 SIZE = 0  # meta[SIZE]: nodes in use
 MAX_PATH = 100_000  # deepest path followed from the root
 
@@ -273,13 +286,15 @@ class MCTSAgent(SearchAgent):
     """Monte Carlo tree search with `simulations` simulations a move and/or `time_limit` seconds
     (default: 800 simulations), exploration constant `c`.
 
-    Without `prior_value` it is UCT with random rollouts; with it, PUCT (see the module). After
-    each move, `last_simulations`, `last_seconds` and `last_root` (action -> (visits, mean
-    result for the mover)) describe the search.
+    Without `prior_value` it is UCT with random rollouts and the evaluation mixed in with weight
+    `mix`; with it, PUCT (see the module). The defaults (c 0.5, mix 0.5; PUCT: c 1.5) were
+    measured on Oware against OpenSpiel's MCTSBot (`benchmarks/vs_openspiel.py`). After each
+    move, `last_simulations`, `last_seconds`, `last_root` (action -> (visits, mean result for
+    the mover)) and `last_proven` (action -> proven result for the mover) describe the search.
     """
 
     simulations: int | None  # the work budget (None: the time limit alone)
-    code_version = 1  # part of its identity: raise it when its play changes
+    code_version = 2  # part of its identity: raise it when its play changes
     budget_key = "simulations"
     default_budget = 800
     warmed = _WARM
@@ -291,13 +306,15 @@ class MCTSAgent(SearchAgent):
         c: float | None = None,
         prior_value: PriorValue | None = None,
         seed: int | None = None,
-        mix: float = 0.0,
+        mix: float | None = None,
     ) -> None:
         self.prior_value = prior_value
-        if not 0 <= mix <= 1:
+        if mix is not None and prior_value is not None:
+            raise ValueError("mix is for UCT: with prior_value the value is the prior_value's")
+        self.mix = (DEFAULT_MIX if prior_value is None else 0.0) if mix is None else float(mix)
+        if not 0 <= self.mix <= 1:
             raise ValueError(f"mix must be a number from 0 to 1, got {mix}")
-        self.mix = float(mix)
-        self.c = (1.5 if prior_value is not None else math.sqrt(2)) if c is None else float(c)
+        self.c = (1.5 if prior_value is not None else DEFAULT_C) if c is None else float(c)
         if not self.c >= 0:
             raise ValueError(f"c must be a non-negative number, got {c}")
         super().__init__(simulations, time_limit, seed)

@@ -146,7 +146,11 @@ def test_spec_forms_cover_every_kind():
         ("mcts", MCTSAgent, {"simulations": 800, "time_limit": None}),
         ("mcts:simulations=800", MCTSAgent, {"simulations": 800}),
         ("mcts:time=0.5", MCTSAgent, {"simulations": None, "time_limit": 0.5}),
-        ("mcts:simulations=100,c=0.7", MCTSAgent, {"simulations": 100, "c": 0.7}),
+        (
+            "mcts:simulations=100,c=0.7,mix=0.2",
+            MCTSAgent,
+            {"simulations": 100, "c": 0.7, "mix": 0.2},
+        ),
         ("human", HumanAgent, {}),
         ("python:test_agents:FirstLegalAgent", FirstLegalAgent, {"seed": 5}),
         ("python:test_agents:NoSeedAgent", NoSeedAgent, {}),
@@ -545,6 +549,19 @@ def test_mcts_prior_value_sees_a_win_at_once():
     assert agent.last_root[5][1] == 1.0
 
 
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"mix": 1.5}, "^mix must be a number from 0 to 1, got 1.5$"),
+        ({"mix": -0.1}, "^mix must be a number from 0 to 1, got -0.1$"),
+        ({"mix": 0.5, "prior_value": lambda game: (np.ones(6), 0.0)}, "^mix is for UCT"),
+    ],
+)
+def test_mcts_mix_is_checked(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        MCTSAgent(**kwargs)
+
+
 def test_mcts_prior_value_with_wrong_length_is_named():
     agent = MCTSAgent(simulations=5, prior_value=lambda game: (np.ones(3), 0.0))
     with pytest.raises(ValueError, match="returned 3 priors; the action space has 6"):
@@ -583,8 +600,8 @@ def test_search_agents_show_their_budgets():
     assert repr(AlphaBetaAgent()) == "AlphaBetaAgent(depth=6)"
     assert repr(AlphaBetaAgent(depth=3, time_limit=0.5)) == "AlphaBetaAgent(depth=3, time=0.5)"
     assert repr(AlphaBetaAgent(time_limit=2)) == "AlphaBetaAgent(time=2)"
-    assert repr(MCTSAgent()) == "MCTSAgent(simulations=800, c=1.41421, mix=0)"
-    assert repr(MCTSAgent(time_limit=1.0, c=0.7)) == "MCTSAgent(time=1.0, c=0.7, mix=0)"
+    assert repr(MCTSAgent()) == "MCTSAgent(simulations=800, c=0.5, mix=0.5)"
+    assert repr(MCTSAgent(time_limit=1.0, c=0.7, mix=0)) == "MCTSAgent(time=1.0, c=0.7, mix=0)"
 
 
 @pytest.mark.parametrize("agent", [AlphaBetaAgent(depth=6), MCTSAgent(simulations=50)])
