@@ -22,7 +22,8 @@ at every ply the benchmark checks that they agree on the board, the stores, the 
 and the legal actions. They end a chase differently: OpenSpiel at the first repeated position
 since the last capture (each player then takes the seeds on their row), this rule set after
 100 plies without a capture (the seeds left are split). A game ends when either rule set ends
-it and is scored by that one; the table counts the games OpenSpiel ended first (``repeated``)
+it and is scored by that one (when both end it at once, the benchmark checks that they name the
+same winner); the table counts the games OpenSpiel ended first (``repeated``)
 and those this rule set ended first (``stalled``).
 
 The score counts a win as 1 and a draw as 1/2, with its 95% Wilson interval; ms/move is the
@@ -144,11 +145,11 @@ def play(task: Any, ours: Any, bot: OpenSpielBot, seat: int) -> dict[str, Any]:
         moves[side] += 1
         game.step(action)
         state.apply_action(action)
-    if game.over:
-        winner = game.winner()
-    else:
-        returns = state.returns()
-        winner = None if returns[0] == returns[1] else int(returns[1] > returns[0])
+    returns = state.returns()
+    theirs = None if returns[0] == returns[1] else int(returns[1] > returns[0])
+    if game.over and state.is_terminal() and game.winner() != theirs:
+        raise AssertionError(f"the rule sets end the same game with different winners:\n{state}")
+    winner = game.winner() if game.over else theirs
     return {
         "points": 0.5 if winner is None else float(winner == seat),
         "think": think,
