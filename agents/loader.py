@@ -4,7 +4,7 @@
     greedy                      the move that wins the most seeds now
     alphabeta:depth=6           alpha-beta search (keys: depth, time, eval, tt, tb)
     alphabeta:time=0.5          ... iterative deepening for 0.5 s a move
-    mcts:simulations=800        Monte Carlo tree search (keys: simulations, time, c)
+    mcts:simulations=800        Monte Carlo tree search (keys: simulations, time, c, mix)
     perfect:db=endgames/oware   perfect play from an endgame database (docs/endgames.md)
     ppo:models/oware.zip        a saved sb3-contrib MaskablePPO model (its weights only)
     ppo:models/oware.zip,trust=yes   ... loaded whole: runs code the file holds
@@ -46,7 +46,7 @@ SPEC_FORMS = (
     "random",
     "greedy",
     f"alphabeta[:depth=D][,time=SECONDS][,eval={'|'.join(EVALUATIONS)}][,tt=on|off][,tb=DIR]",
-    "mcts[:simulations=N][,time=SECONDS][,c=C]",
+    "mcts[:simulations=N][,time=SECONDS][,c=C][,mix=M]",
     "perfect:db=DIR",
     "ppo:PATH[,trust=yes]",
     "human",
@@ -119,6 +119,7 @@ KEYS: dict[str, dict[str, tuple[str, Callable[[str], Any]]]] = {
         "simulations": ("simulations", _integer(1)),
         "time": ("time_limit", _positive),
         "c": ("c", _non_negative),
+        "mix": ("mix", _non_negative),
     },
     "perfect": {"db": ("db", str)},
 }

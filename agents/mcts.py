@@ -9,13 +9,24 @@ with numba; positions are not stored in the tree but replayed from the root with
   so extra turns, passes and the rounds of a match need nothing special. Results are 1 for a win,
   0.5 for a draw and 0 for a loss, for a whole game (a match goes on across rounds).
 - UCT (default): children in random order, every child tried once, then
-  ``Q + c * sqrt(ln N / n)``; the value of a new leaf is one random rollout to the end of the game.
+  ``Q' + c * sqrt(ln N / n)``; the value of a new leaf is one random rollout to the end of the
+  game. Implicit minimax backups (Lanctot, Winands, Pepels and Sturtevant, 2014): each new child
+  is also given the evaluation of its position (`evaluate`: 1/2 plus half the store difference
+  over the seeds in play, or the result of a finished game), and a node's evaluation is backed
+  up from its children by minimax; ``Q' = (1 - mix) * Q + mix * V``, mixing the mean result Q
+  with that minimax value V.
+- Solver (MCTS-solver, Winands, Bjornsson and Saito, 2008): a finished game is a proven result,
+  and a node is proven once a child is a proven win for its player to move, or all its children
+  are proven (the best of them for that player). A proven child counts its proven result in
+  selection, with no exploration term; a proven node is not searched below, its result is
+  backed up as a rollout's would be; the search stops once the root is proven.
 - PUCT (with `prior_value`): ``prior_value(game) -> (priors, value)`` is called once for each new
   leaf with a `Game` at that position: priors over the action space (masked to the legal actions
   and renormalised; all zero means uniform) and the value of the position for its player to move
   in [-1, 1]. Children are chosen by ``Q + c * P * sqrt(N) / (1 + n)``, an unvisited child
   counting as Q = 0.5.
-- The move played is the root child with the most visits (ties: the better mean result).
+- The move played: a proven win, or else the root child with the most visits (ties: the better
+  mean result), a proven loss only when every move loses (as OpenSpiel's `MCTSBot` chooses).
 """
 
 from __future__ import annotations
@@ -45,7 +56,13 @@ ACTION = 2  # the move from the parent to this node
 VISITS = 0
 TOTAL = 1  # summed results of the player who chose this node's move
 PRIOR = 2
+PROVEN = 3  # player_0's result once proven (a finished game, or by the solver); UNPROVEN until
+HEURISTIC = 4  # player_0's minimax value of the evaluation over the node's subtree in the tree
+N_FLOATS = 5
+UNPROVEN = -1.0
 
+DEFAULT_C = 0.5  # UCT's exploration constant (results in [0, 1])
+DEFAULT_MIX = 0.5  # UCT's weight of the evaluation's minimax value
 SIZE = 0  # meta[SIZE]: nodes in use
 MAX_PATH = 100_000  # deepest path followed from the root
 
@@ -74,7 +91,26 @@ def player_0_result(winner):
 
 
 @njit(cache=True)
-def _best_child(node, ints, floats, c, puct):
+def mover_result(result_0, mover):
+    """Player_0's result `result_0` seen by `mover`."""
+    return result_0 if mover == 0 else 1.0 - result_0
+
+
+@njit(cache=True)
+def evaluate(state, params):
+    """Player_0's result of a finished game, or else 1/2 plus half the store difference over
+    the seeds in play (in [0, 1] like a result)."""
+    if state[L.OVER] == 1:
+        return player_0_result(state[L.WINNER])
+    difference = state[L.STORE] - state[L.STORE + 1]
+    return 0.5 + 0.5 * difference / max(params[L.P_TOTAL_SEEDS], 1)
+
+
+@njit(cache=True)
+def _best_child(node, mover, ints, floats, c, mix, puct):
+    """The child of `node` (where `mover` is to move) to follow: a proven child is worth its
+    proven result, with no exploration term; in UCT the mean result is mixed with weight `mix`
+    with the minimax value of the evaluation."""
     first = ints[node, FIRST]
     parent_visits = max(floats[node, VISITS], 1.0)
     log_visits = math.log(parent_visits)
@@ -83,42 +119,54 @@ def _best_child(node, ints, floats, c, puct):
     best_score = -np.inf
     for child in range(first, first + ints[node, COUNT]):
         visits = floats[child, VISITS]
-        if puct:
+        if floats[child, PROVEN] != UNPROVEN:
+            score = mover_result(floats[child, PROVEN], mover)
+        elif puct:
             mean = floats[child, TOTAL] / visits if visits > 0 else 0.5
             score = mean + c * floats[child, PRIOR] * root_visits / (1.0 + visits)
         else:
             if visits == 0:
                 return child  # children were shuffled at expansion
-            score = floats[child, TOTAL] / visits + c * math.sqrt(log_visits / visits)
+            mean = floats[child, TOTAL] / visits
+            if mix > 0:
+                mean = (1.0 - mix) * mean + mix * mover_result(floats[child, HEURISTIC], mover)
+            score = mean + c * math.sqrt(log_visits / visits)
         if score > best_score:
             best, best_score = child, score
     return best
 
 
 @njit(cache=True)
-def select(root, params, ints, floats, c, puct, leaf, path, movers):
-    """Walk down from the root to a node not yet expanded (or a finished game), replaying the
-    moves on `leaf`; return the path's length (path[k]: nodes, movers[k]: player to move at
-    path[k])."""
+def select(root, params, ints, floats, c, mix, puct, leaf, path, movers):
+    """Walk down from the root to a node not yet expanded, a finished game or a proven node,
+    replaying the moves on `leaf`; return the path's length (path[k]: nodes, movers[k]: player
+    to move at path[k])."""
     leaf[:] = root
     node = 0
     path[0] = 0
     length = 1
-    while ints[node, FIRST] >= 0 and leaf[L.OVER] == 0 and length < path.shape[0]:
-        child = _best_child(node, ints, floats, c, puct)
+    while (
+        ints[node, FIRST] >= 0
+        and floats[node, PROVEN] == UNPROVEN
+        and leaf[L.OVER] == 0
+        and length < path.shape[0]
+    ):
+        child = _best_child(node, leaf[L.TO_MOVE], ints, floats, c, mix, puct)
         movers[length - 1] = leaf[L.TO_MOVE]
         step(leaf, ints[child, ACTION], params)
         path[length] = child
         length += 1
         node = child
+    movers[length - 1] = leaf[L.TO_MOVE]
     return length
 
 
 @njit(cache=True)
-def expand(node, leaf, params, ints, floats, meta, priors, use_priors):
+def expand(node, leaf, params, ints, floats, meta, priors, use_priors, mix, scratch):
     """Give `node` (at position `leaf`) one child per legal action, in random order; their
     priors are `priors` masked to the legal actions (uniform if `use_priors` is False or the
-    legal ones sum to zero)."""
+    legal ones sum to zero). With `mix` > 0 each child's position is evaluated (on
+    `scratch`)."""
     n_actions = params[L.P_N_ACTIONS]
     first = meta[SIZE]
     count = 0
@@ -140,6 +188,12 @@ def expand(node, leaf, params, ints, floats, meta, priors, use_priors):
         ints[child, COUNT] = 0
         floats[child, VISITS] = 0.0
         floats[child, TOTAL] = 0.0
+        floats[child, PROVEN] = UNPROVEN
+        floats[child, HEURISTIC] = 0.5
+        if mix > 0:
+            scratch[:] = leaf
+            step(scratch, ints[child, ACTION], params)
+            floats[child, HEURISTIC] = evaluate(scratch, params)
         if use_priors and total > 0:
             floats[child, PRIOR] = max(priors[ints[child, ACTION]], 0.0) / total
         else:
@@ -150,30 +204,78 @@ def expand(node, leaf, params, ints, floats, meta, priors, use_priors):
 
 
 @njit(cache=True)
-def backup(path, movers, length, floats, result_0):
-    """Add one visit along the path, each node credited with the result (`result_0` is
-    player_0's) of the player who chose its move."""
-    floats[path[0], VISITS] += 1.0
-    for k in range(1, length):
-        node = path[k]
-        floats[node, VISITS] += 1.0
-        floats[node, TOTAL] += result_0 if movers[k - 1] == 0 else 1.0 - result_0
+def _prove(node, mover, ints, floats):
+    """Mark `node` proven if its children prove it: one of them is a proven win for `mover`
+    (the player to move there), or all are proven (the best for `mover` is its result).
+    Returns whether it is proven."""
+    best = UNPROVEN
+    proven_all = True
+    for child in range(ints[node, FIRST], ints[node, FIRST] + ints[node, COUNT]):
+        proven = floats[child, PROVEN]
+        if proven == UNPROVEN:
+            proven_all = False
+        elif best == UNPROVEN or mover_result(proven, mover) > mover_result(best, mover):
+            best = proven
+    if best != UNPROVEN and (proven_all or mover_result(best, mover) == 1.0):
+        floats[node, PROVEN] = best
+        return True
+    return False
 
 
 @njit(cache=True)
-def run_uct(root, params, ints, floats, meta, c, simulations, leaf, path, movers):
+def _minimax(node, mover, ints, floats):
+    """Set the evaluation of `node` to its best child's for `mover` (to move there)."""
+    first = ints[node, FIRST]
+    best = floats[first, HEURISTIC]
+    for child in range(first + 1, first + ints[node, COUNT]):
+        if mover_result(floats[child, HEURISTIC], mover) > mover_result(best, mover):
+            best = floats[child, HEURISTIC]
+    floats[node, HEURISTIC] = best
+
+
+@njit(cache=True)
+def backup(path, movers, length, ints, floats, result_0, solved, mix):
+    """Add one visit along the path, each node credited with the result (`result_0` is
+    player_0's) of the player who chose its move. With `solved` (the result is exact: a
+    finished game, or a proven node), the leaf is marked proven with it and its ancestors as
+    far as they are proven too (the MCTS-solver of Winands, Bjornsson and Saito, 2008). With
+    `mix` > 0 the evaluations are backed up by minimax (the implicit minimax backups of
+    Lanctot, Winands, Pepels and Sturtevant, 2014)."""
+    if solved:
+        floats[path[length - 1], PROVEN] = result_0
+    for k in range(length - 1, -1, -1):
+        node = path[k]
+        floats[node, VISITS] += 1.0
+        if k > 0:
+            floats[node, TOTAL] += mover_result(result_0, movers[k - 1])
+        if solved and k < length - 1:
+            solved = _prove(node, movers[k], ints, floats)
+        if mix > 0 and ints[node, FIRST] >= 0:
+            _minimax(node, movers[k], ints, floats)
+
+
+@njit(cache=True)
+def run_uct(root, params, ints, floats, meta, c, mix, simulations, leaf, path, movers, scratch):
     """Up to `simulations` UCT simulations with random rollouts; returns how many were run (fewer
-    when the node arrays are nearly full)."""
+    when the node arrays are nearly full, or the root's result is proven)."""
     no_priors = np.zeros(1)
     for done in range(simulations):
         if meta[SIZE] + params[L.P_N_ACTIONS] > ints.shape[0]:
             return done
-        length = select(root, params, ints, floats, c, False, leaf, path, movers)
-        if leaf[L.OVER] == 0:
-            if ints[path[length - 1], FIRST] < 0:  # (it is, unless the path filled up)
-                expand(path[length - 1], leaf, params, ints, floats, meta, no_priors, False)
-            rollout(leaf, params)
-        backup(path, movers, length, floats, player_0_result(leaf[L.WINNER]))
+        length = select(root, params, ints, floats, c, mix, False, leaf, path, movers)
+        node = path[length - 1]
+        if floats[node, PROVEN] != UNPROVEN:
+            backup(path, movers, length, ints, floats, floats[node, PROVEN], True, mix)
+        else:
+            solved = leaf[L.OVER] == 1
+            if not solved:
+                if ints[node, FIRST] < 0:  # (it is, unless the path filled up)
+                    expand(node, leaf, params, ints, floats, meta, no_priors, False, mix, scratch)
+                rollout(leaf, params)
+            result_0 = player_0_result(leaf[L.WINNER])
+            backup(path, movers, length, ints, floats, result_0, solved, mix)
+        if floats[0, PROVEN] != UNPROVEN:
+            return done + 1
     return simulations
 
 
@@ -184,13 +286,15 @@ class MCTSAgent(SearchAgent):
     """Monte Carlo tree search with `simulations` simulations a move and/or `time_limit` seconds
     (default: 800 simulations), exploration constant `c`.
 
-    Without `prior_value` it is UCT with random rollouts; with it, PUCT (see the module). After
-    each move, `last_simulations`, `last_seconds` and `last_root` (action -> (visits, mean
-    result for the mover)) describe the search.
+    Without `prior_value` it is UCT with random rollouts and the evaluation mixed in with weight
+    `mix`; with it, PUCT (see the module). The defaults (c 0.5, mix 0.5; PUCT: c 1.5) were
+    measured on Oware against OpenSpiel's MCTSBot (`benchmarks/vs_openspiel.py`). After each
+    move, `last_simulations`, `last_seconds`, `last_root` (action -> (visits, mean result for
+    the mover)) and `last_proven` (action -> proven result for the mover) describe the search.
     """
 
     simulations: int | None  # the work budget (None: the time limit alone)
-    code_version = 1  # part of its identity: raise it when its play changes
+    code_version = 2  # part of its identity: raise it when its play changes
     budget_key = "simulations"
     default_budget = 800
     warmed = _WARM
@@ -202,19 +306,26 @@ class MCTSAgent(SearchAgent):
         c: float | None = None,
         prior_value: PriorValue | None = None,
         seed: int | None = None,
+        mix: float | None = None,
     ) -> None:
         self.prior_value = prior_value
-        self.c = (1.5 if prior_value is not None else math.sqrt(2)) if c is None else float(c)
+        if mix is not None and prior_value is not None:
+            raise ValueError("mix is for UCT: with prior_value the value is the prior_value's")
+        self.mix = (DEFAULT_MIX if prior_value is None else 0.0) if mix is None else float(mix)
+        if not 0 <= self.mix <= 1:
+            raise ValueError(f"mix must be a number from 0 to 1, got {mix}")
+        self.c = (1.5 if prior_value is not None else DEFAULT_C) if c is None else float(c)
         if not self.c >= 0:
             raise ValueError(f"c must be a non-negative number, got {c}")
         super().__init__(simulations, time_limit, seed)
 
     def _settings(self) -> list[str]:
-        return [f"c={self.c:g}"]
+        return [f"c={self.c:g}", f"mix={self.mix:g}"]
 
     def _forget_last_move(self) -> None:
         self.last_simulations = 0
         self.last_root: dict[int, tuple[int, float]] = {}
+        self.last_proven: dict[int, float] = {}
 
     def _search_key(self) -> Callable:
         return run_uct
@@ -222,13 +333,13 @@ class MCTSAgent(SearchAgent):
     def _warm_up(self, game: Game) -> None:
         """One simulation of each kind on a throwaway tree."""
         tree = _Tree(game.n_actions)
-        run_uct(game.state, game.params, *tree.arrays(), 1.0, 1, *tree.walk)
+        run_uct(game.state, game.params, *tree.arrays(), 1.0, 0.5, 1, *tree.walk)
         ints, floats, meta = tree.arrays()
-        leaf, path, movers = tree.walk
-        length = select(game.state, game.params, ints, floats, 1.0, True, leaf, path, movers)
+        leaf, path, movers, scratch = tree.walk
+        length = select(game.state, game.params, ints, floats, 1.0, 0.0, True, leaf, path, movers)
         priors = np.ones(game.n_actions)
-        expand(path[length - 1], leaf, game.params, ints, floats, meta, priors, True)
-        backup(path, movers, length, floats, 0.5)
+        expand(path[length - 1], leaf, game.params, ints, floats, meta, priors, True, 0.0, scratch)
+        backup(path, movers, length, ints, floats, 0.5, False, 0.0)
 
     def _best_action(self, game: Game, legal: list[int], deadline: float | None) -> int:
         seed_rollouts(int(self.rng.integers(2**31 - 1)))
@@ -238,15 +349,17 @@ class MCTSAgent(SearchAgent):
             self._search_uct(game, tree, budget, deadline)
         else:
             self._search_puct(game, tree, budget, deadline)
-        return self._most_visited(tree)
+        return self._choose(tree, int(game.to_move))
 
     def _search_uct(self, game: Game, tree: _Tree, budget: int, deadline: float | None) -> None:
         chunk = 256 if deadline is not None else budget
-        while self.last_simulations < budget:
+        while self.last_simulations < budget and not tree.solved():
             tree.make_room()
             began = time.perf_counter()
             want = min(chunk, budget - self.last_simulations)
-            done = run_uct(game.state, game.params, *tree.arrays(), self.c, want, *tree.walk)
+            done = run_uct(
+                game.state, game.params, *tree.arrays(), self.c, self.mix, want, *tree.walk
+            )
             self.last_simulations += done
             if deadline is not None:
                 now = time.perf_counter()
@@ -257,17 +370,22 @@ class MCTSAgent(SearchAgent):
 
     def _search_puct(self, game: Game, tree: _Tree, budget: int, deadline: float | None) -> None:
         n_actions = int(game.params[L.P_N_ACTIONS])
-        leaf, path, movers = tree.walk
-        while self.last_simulations < budget:
+        leaf, path, movers, scratch = tree.walk
+        while self.last_simulations < budget and not tree.solved():
             if deadline is not None and time.perf_counter() >= deadline:
                 break
             tree.make_room()
             ints, floats, meta = tree.arrays()
-            length = select(game.state, game.params, ints, floats, self.c, True, leaf, path, movers)
-            if leaf[L.OVER] == 1:
-                winner = int(leaf[L.WINNER])
-                result_0 = 0.5 if winner < 0 else float(winner == 0)
-            elif ints[path[length - 1], FIRST] >= 0:  # the path filled up: no new leaf
+            length = select(
+                game.state, game.params, ints, floats, self.c, 0.0, True, leaf, path, movers
+            )
+            node = path[length - 1]
+            solved = floats[node, PROVEN] != UNPROVEN or leaf[L.OVER] == 1
+            if floats[node, PROVEN] != UNPROVEN:
+                result_0 = floats[node, PROVEN]
+            elif leaf[L.OVER] == 1:
+                result_0 = player_0_result(leaf[L.WINNER])
+            elif ints[node, FIRST] >= 0:  # the path filled up: no new leaf
                 result_0 = 0.5
             else:
                 position = game.copy()
@@ -279,22 +397,30 @@ class MCTSAgent(SearchAgent):
                         f"prior_value returned {priors.shape[0]} priors; "
                         f"the action space has {n_actions}"
                     )
-                mover_result = (min(max(float(value), -1.0), 1.0) + 1.0) / 2.0
-                result_0 = mover_result if leaf[L.TO_MOVE] == 0 else 1.0 - mover_result
-                expand(path[length - 1], leaf, game.params, ints, floats, meta, priors, True)
-            backup(path, movers, length, floats, result_0)
+                result = (min(max(float(value), -1.0), 1.0) + 1.0) / 2.0
+                result_0 = mover_result(result, leaf[L.TO_MOVE])
+                expand(node, leaf, game.params, ints, floats, meta, priors, True, 0.0, scratch)
+            backup(path, movers, length, ints, floats, result_0, solved, 0.0)
             self.last_simulations += 1
 
-    def _most_visited(self, tree: _Tree) -> int:
+    def _choose(self, tree: _Tree, mover: int) -> int:
+        """The root child to play: a proven win first, then the most visited (ties: the better
+        mean result), proven losses last (the proven result of an unproven child counts as a
+        draw's, so a proven draw is played when it is the most visited)."""
         ints, floats, _ = tree.arrays()
         first, count = ints[0, FIRST], ints[0, COUNT]
-        best, best_key = -1, (-1.0, -1.0)
+        best, best_key = -1, (-1.0, -1.0, -1.0)
         for child in range(first, first + count):
+            action = int(ints[child, ACTION])
             visits = floats[child, VISITS]
             mean = floats[child, TOTAL] / visits if visits > 0 else 0.0
-            self.last_root[int(ints[child, ACTION])] = (int(visits), float(mean))
-            if (visits, mean) > best_key:
-                best, best_key = int(ints[child, ACTION]), (visits, mean)
+            self.last_root[action] = (int(visits), float(mean))
+            proven = 0.5
+            if floats[child, PROVEN] != UNPROVEN:
+                proven = mover_result(floats[child, PROVEN], mover)
+                self.last_proven[action] = proven
+            if (proven, visits, mean) > best_key:
+                best, best_key = action, (proven, visits, mean)
         return best
 
 
@@ -304,17 +430,23 @@ class _Tree:
     def __init__(self, n_actions: int, capacity: int = 4096) -> None:
         self.n_actions = n_actions
         self.ints = np.zeros((max(capacity, 2 * n_actions + 1), 3), dtype=np.int32)
-        self.floats = np.zeros((self.ints.shape[0], 3), dtype=np.float64)
+        self.floats = np.zeros((self.ints.shape[0], N_FLOATS), dtype=np.float64)
+        self.floats[0, PROVEN] = UNPROVEN
         self.meta = np.array([1], dtype=np.int64)  # the root is node 0
         self.ints[0] = (-1, 0, -1)
         self.walk = (
             np.zeros(L.STATE_SIZE, dtype=np.int32),
             np.zeros(MAX_PATH, dtype=np.int64),
             np.zeros(MAX_PATH, dtype=np.int64),
+            np.zeros(L.STATE_SIZE, dtype=np.int32),
         )
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return self.ints, self.floats, self.meta
+
+    def solved(self) -> bool:
+        """Whether the root's result is proven."""
+        return bool(self.floats[0, PROVEN] != UNPROVEN)
 
     def make_room(self) -> None:
         """Double the arrays when another expansion might not fit."""
@@ -322,7 +454,7 @@ class _Tree:
             return
         size = 2 * self.ints.shape[0]
         ints = np.zeros((size, 3), dtype=np.int32)
-        floats = np.zeros((size, 3), dtype=np.float64)
+        floats = np.zeros((size, N_FLOATS), dtype=np.float64)
         ints[: self.ints.shape[0]] = self.ints
         floats[: self.floats.shape[0]] = self.floats
         self.ints, self.floats = ints, floats

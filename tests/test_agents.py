@@ -146,7 +146,11 @@ def test_spec_forms_cover_every_kind():
         ("mcts", MCTSAgent, {"simulations": 800, "time_limit": None}),
         ("mcts:simulations=800", MCTSAgent, {"simulations": 800}),
         ("mcts:time=0.5", MCTSAgent, {"simulations": None, "time_limit": 0.5}),
-        ("mcts:simulations=100,c=0.7", MCTSAgent, {"simulations": 100, "c": 0.7}),
+        (
+            "mcts:simulations=100,c=0.7,mix=0.2",
+            MCTSAgent,
+            {"simulations": 100, "c": 0.7, "mix": 0.2},
+        ),
         ("human", HumanAgent, {}),
         ("python:test_agents:FirstLegalAgent", FirstLegalAgent, {"seed": 5}),
         ("python:test_agents:NoSeedAgent", NoSeedAgent, {}),
@@ -437,13 +441,66 @@ def test_alphabeta_stops_deepening_once_the_result_is_proven():
 
 @pytest.mark.parametrize("spec", ["mcts:simulations=200", "mcts:time=0.1"])
 def test_mcts_takes_the_move_that_wins_at_once(spec):
+    """The winning move is proven won once it is tried, and that ends the search."""
     game = winning_oware_position()
     agent = load_agent(spec, seed=0)
     assert agent.act(game) == 5
-    visits, mean = agent.last_root[5]
-    assert mean == 1.0
-    assert visits == max(v for v, _ in agent.last_root.values())
-    assert agent.last_simulations >= 50
+    assert agent.last_proven == {5: 1.0}
+    assert agent.last_root[5][1] == 1.0
+    assert agent.last_simulations == sum(v for v, _ in agent.last_root.values()) + 1 < 20
+
+
+def oware_endgame_won_in_five_plies() -> Game:
+    """House 5 wins in 5 plies, house 1 in 9 (alpha-beta to depth 12); house 6 does not win
+    (the store difference it keeps is 4)."""
+    return position("oware", [1, 0, 0, 0, 1, 2] + [1, 1, 0, 0, 0, 0], [23, 19], to_move=0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("mix", [0.0, 0.5])
+def test_mcts_solver_proves_a_forced_win_in_an_oware_endgame(seed, mix):
+    agent = MCTSAgent(simulations=2000, seed=seed, mix=mix)
+    action = agent.act(oware_endgame_won_in_five_plies())
+    assert action in (0, 4)
+    assert agent.last_proven[action] == 1.0
+    assert agent.last_simulations < 2000  # proving the root's result ends the search
+
+
+def test_mcts_never_plays_a_proven_loss_when_another_move_is_open():
+    """House 2 lets player_1 capture the 3 seeds that win (22 + 3 > 24). A prior that puts
+    everything on it draws the first visits there, until a reply proves it lost: it is then
+    the most visited move, and another is played."""
+    game = position("oware", [1, 2, 1, 0, 1, 0] + [0, 0, 0, 0, 2, 4], [15, 22], to_move=0)
+
+    def prior_on_house_2(position: Game):
+        priors = np.ones(position.n_actions)
+        if position.to_move == 0:
+            priors = np.eye(position.n_actions)[1]
+        return priors, 0.0
+
+    most_visited_and_lost = 0
+    for simulations in range(4, 10):
+        agent = MCTSAgent(simulations=simulations, prior_value=prior_on_house_2, seed=0)
+        action = agent.act(game)
+        assert agent.last_proven.get(1) == 0.0
+        assert action != 1
+        visits = {a: v for a, (v, _) in agent.last_root.items()}
+        most_visited_and_lost += visits[1] == max(visits.values())
+    assert most_visited_and_lost >= 2
+
+
+@pytest.mark.parametrize("mix", [0.0, 0.5])
+def test_mcts_seeded_search_is_reproducible(mix):
+    game = Game("oware")
+    game.step(2)
+    runs = []
+    for _ in range(2):
+        agent = MCTSAgent(simulations=300, seed=7, mix=mix)
+        runs.append((agent.act(game), agent.last_root))
+    assert runs[0] == runs[1]
+    other = MCTSAgent(simulations=300, seed=8, mix=mix)
+    other.act(game)
+    assert other.last_root != runs[0][1]  # the seed is what made them equal
 
 
 def test_mcts_reports_simulations_and_keeps_the_time_budget():
@@ -492,6 +549,19 @@ def test_mcts_prior_value_sees_a_win_at_once():
     assert agent.last_root[5][1] == 1.0
 
 
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"mix": 1.5}, "^mix must be a number from 0 to 1, got 1.5$"),
+        ({"mix": -0.1}, "^mix must be a number from 0 to 1, got -0.1$"),
+        ({"mix": 0.5, "prior_value": lambda game: (np.ones(6), 0.0)}, "^mix is for UCT"),
+    ],
+)
+def test_mcts_mix_is_checked(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        MCTSAgent(**kwargs)
+
+
 def test_mcts_prior_value_with_wrong_length_is_named():
     agent = MCTSAgent(simulations=5, prior_value=lambda game: (np.ones(3), 0.0))
     with pytest.raises(ValueError, match="returned 3 priors; the action space has 6"):
@@ -530,8 +600,8 @@ def test_search_agents_show_their_budgets():
     assert repr(AlphaBetaAgent()) == "AlphaBetaAgent(depth=6)"
     assert repr(AlphaBetaAgent(depth=3, time_limit=0.5)) == "AlphaBetaAgent(depth=3, time=0.5)"
     assert repr(AlphaBetaAgent(time_limit=2)) == "AlphaBetaAgent(time=2)"
-    assert repr(MCTSAgent()) == "MCTSAgent(simulations=800, c=1.41421)"
-    assert repr(MCTSAgent(time_limit=1.0, c=0.7)) == "MCTSAgent(time=1.0, c=0.7)"
+    assert repr(MCTSAgent()) == "MCTSAgent(simulations=800, c=0.5, mix=0.5)"
+    assert repr(MCTSAgent(time_limit=1.0, c=0.7, mix=0)) == "MCTSAgent(time=1.0, c=0.7, mix=0)"
 
 
 @pytest.mark.parametrize("agent", [AlphaBetaAgent(depth=6), MCTSAgent(simulations=50)])
