@@ -468,7 +468,7 @@ class AlphaBetaAgent(SearchAgent):
             self._search(state, depth, 0, -np.inf, np.inf, rules, table, buffers, (stats, noise))
         )
 
-    def _search_key(self) -> Callable:
+    def _search_key(self, game: Game) -> Callable:
         return self._search
 
     def _warm_up(self, game: Game) -> None:

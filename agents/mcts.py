@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -42,6 +43,7 @@ from numba import njit
 from mancala_env import Game
 from mancala_env.engine import layout as L
 from mancala_env.engine.turn import step
+from mancala_env.kernels import rule_set_kernels
 from mancala_env.opponents import random_legal_action
 
 from .search import SearchAgent
@@ -327,13 +329,13 @@ class MCTSAgent(SearchAgent):
         self.last_root: dict[int, tuple[int, float]] = {}
         self.last_proven: dict[int, float] = {}
 
-    def _search_key(self) -> Callable:
-        return run_uct
+    def _search_key(self, game: Game) -> Callable:
+        return _uct_kernels(game).run_uct
 
     def _warm_up(self, game: Game) -> None:
         """One simulation of each kind on a throwaway tree."""
         tree = _Tree(game.n_actions)
-        run_uct(game.state, game.params, *tree.arrays(), 1.0, 0.5, 1, *tree.walk)
+        _uct_kernels(game).run_uct(game.state, game.params, *tree.arrays(), 1.0, 0.5, 1, *tree.walk)
         ints, floats, meta = tree.arrays()
         leaf, path, movers, scratch = tree.walk
         length = select(game.state, game.params, ints, floats, 1.0, 0.0, True, leaf, path, movers)
@@ -342,7 +344,7 @@ class MCTSAgent(SearchAgent):
         backup(path, movers, length, ints, floats, 0.5, False, 0.0)
 
     def _best_action(self, game: Game, legal: list[int], deadline: float | None) -> int:
-        seed_rollouts(int(self.rng.integers(2**31 - 1)))
+        seed_rollouts(int(self.rng.integers(2**31 - 1)))  # one generator for all compiled code
         tree = _Tree(int(game.params[L.P_N_ACTIONS]))
         budget = self.simulations if self.simulations is not None else np.iinfo(np.int64).max
         if self.prior_value is None:
@@ -357,7 +359,7 @@ class MCTSAgent(SearchAgent):
             tree.make_room()
             began = time.perf_counter()
             want = min(chunk, budget - self.last_simulations)
-            done = run_uct(
+            done = _uct_kernels(game).run_uct(
                 game.state, game.params, *tree.arrays(), self.c, self.mix, want, *tree.walk
             )
             self.last_simulations += done
@@ -422,6 +424,12 @@ class MCTSAgent(SearchAgent):
             if (proven, visits, mean) > best_key:
                 best, best_key = action, (proven, visits, mean)
         return best
+
+
+def _uct_kernels(game: Game) -> ModuleType:
+    """This module's kernels derived for `game`'s rules (`mancala_env.kernels`): the
+    simulations of UCT, rollouts above all, run the rule set's own `step`."""
+    return rule_set_kernels(game, ("run_uct",), extra=(__name__,))
 
 
 class _Tree:

@@ -75,7 +75,7 @@ class SearchAgent(ABC):
         """Clear the statistics of the last move (``last_*``)."""
 
     @abstractmethod
-    def _search_key(self) -> Hashable:
+    def _search_key(self, game: Game) -> Hashable:
         """What `warmed` holds once this agent's compiled search is ready."""
 
     @abstractmethod
@@ -96,9 +96,9 @@ class SearchAgent(ABC):
         self.last_seconds = 0.0
         if len(legal) == 1:
             return int(legal[0])
-        if self._search_key() not in self.warmed:  # compile (or load) before the clock starts
+        if self._search_key(game) not in self.warmed:  # compile (or load) before the clock starts
             self._warm_up(game)
-            self.warmed.add(self._search_key())
+            self.warmed.add(self._search_key(game))
         start = time.perf_counter()
         deadline = None if self.time_limit is None else start + self.time_limit
         action = self._best_action(game, legal, deadline)

@@ -14,6 +14,10 @@ Needs the `bench` extra (open-spiel). The matches (`--match`, repeatable; all by
 
 ``--agent`` replaces this project's agent in every match played (to try a setting).
 
+First (unless ``--rates 0``), the simulations a second of this project's MCTS (with and without
+its evaluation mixed in) and of ``MCTSBot``, 1000 simulations a search on the same 50
+middle-game positions.
+
 Each match is a gauntlet's schedule (`agents.tournament.schedule`): games in pairs with the seats
 swapped, each pair from its own 4 random opening plies, OpenSpiel's bot in the seat of the
 stand-in. The project's ``oware`` with ``first_player="player_0"`` and OpenSpiel's ``oware``
@@ -196,6 +200,42 @@ def run_match(spec: str, bot: OpenSpielBot, games: int, seed: int, label: str) -
     }
 
 
+def simulation_rates(positions: int, simulations: int, seed: int) -> list[tuple[str, float]]:
+    """Simulations a second of each search on the same `positions` middle-game positions (30
+    random plies from the start, both rule sets stepped side by side): this project's MCTS with
+    its evaluation mixed in and without, and ``MCTSBot``; the same number of simulations a
+    search, none of them ending it early (the positions are far from the end)."""
+    pyspiel = importlib.import_module("pyspiel")
+    game = pyspiel.load_game(VARIANT)
+    rng = np.random.default_rng(seed)
+    searchers = {
+        f"mcts:simulations={simulations}": load_agent(f"mcts:simulations={simulations}", VARIANT),
+        f"mcts:simulations={simulations},mix=0": load_agent(
+            f"mcts:simulations={simulations},mix=0", VARIANT
+        ),
+    }
+    bot = OpenSpielBot(game, "mcts", simulations)
+    seconds = dict.fromkeys([*searchers, str(bot)], 0.0)
+    for agent in searchers.values():
+        agent.act(Game(VARIANT, **OPTIONS))  # compile before the clock starts
+    for k in tqdm(range(positions), desc="simulation rates", unit="position", leave=False):
+        ours, theirs = Game(VARIANT, **OPTIONS), game.new_initial_state()
+        while ours.move_number < 30 and not ours.over:
+            action = int(rng.choice(ours.legal_actions()))
+            ours.step(action)
+            theirs.apply_action(action)
+        check_agree(ours, theirs)
+        for name, agent in searchers.items():
+            began = time.perf_counter()
+            agent.act(ours)
+            seconds[name] += time.perf_counter() - began
+        bot.reset(seed + k)
+        began = time.perf_counter()
+        bot.act(theirs)
+        seconds[str(bot)] += time.perf_counter() - began
+    return [(name, positions * simulations / spent) for name, spent in seconds.items()]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="games a match (even)")
@@ -203,12 +243,21 @@ def main() -> None:
     parser.add_argument("--time", type=float, help=f"T of {TIMED} (default: measured)")
     parser.add_argument("--agent", help="play this spec instead of the project's agents")
     parser.add_argument("--seed", type=int, default=0, help="the schedule's seed")
+    parser.add_argument(
+        "--rates", type=int, default=50, help="positions for the simulation rates (0: none)"
+    )
     args = parser.parse_args()
     if args.games < 2 or args.games % 2:
         parser.error(f"--games must be an even number of 2 or more, got {args.games}")
     names = [name for name in MATCHES if not args.match or name in args.match]
     if TIMED in names and args.time is None and TIMER not in names:
         parser.error(f"{TIMED} needs --time or the {TIMER} match to measure it")
+    if args.rates:
+        rates = simulation_rates(args.rates, 1000, args.seed)
+        print("| search (Oware, 1000 simulations a search) | simulations/s | / MCTSBot |")
+        print("|---|---|---|")
+        for name, rate in rates:
+            print(f"| `{name}` | {rate:,.0f} | {rate / rates[-1][1]:.2f} |", flush=True)
     pyspiel = importlib.import_module("pyspiel")
     game = pyspiel.load_game(VARIANT)
     seconds = args.time
