@@ -19,7 +19,15 @@ import numba
 from mancala_env.bench import C_REFERENCE, OPEN_SPIEL, measure
 
 RELAY_RULE_SETS = ["ayoayo", "tampoduo", "ncho", "jerin", "layli_goobalay"]
-LAYERS = ["engine_1_core", "engine_all_cores", "batched", "aec", "gymnasium", "vec_env"]
+LAYERS = [
+    "engine_1_core",
+    "engine_1_core_shared",
+    "engine_all_cores",
+    "batched",
+    "aec",
+    "gymnasium",
+    "vec_env",
+]
 
 
 def main() -> None:

@@ -1,13 +1,15 @@
 """Random-play throughput of every layer of the suite, measured in one run.
 
 For each rule set: the raw compiled engine on one core and on all cores (random legal moves
-chosen inside the compiled loop of the rule set's own kernels, `mancala_env.kernels`), the
-batched engine (`BatchedGames`, its random actions drawn by a compiled call between steps), the PettingZoo AEC environment with its standard wrappers, the
-single-agent Gymnasium environment against a random opponent, and the stable-baselines3
-`MancalaVecEnv` against a random opponent (needs the `train` extra; it counts the learner's
-moves only, as a training run sees them). For Oware the same run also
-measures two anchors: PettingZoo's `connect_four_v3` (needs pygame) and OpenSpiel's `oware`
-(needs the optional `open-spiel` package), stepped from the fastest ordinary Python loop
+chosen inside the compiled loop of the rule set's own kernels, `mancala_env.kernels`; on one
+core also in the kernels all rule sets share, `engine_1_core_shared`, to show the gain), the
+batched engine (`BatchedGames`, its random actions drawn by a compiled call between steps),
+the PettingZoo AEC environment with its standard wrappers, the single-agent Gymnasium
+environment against a random opponent, and the stable-baselines3 `MancalaVecEnv` against a
+random opponent (needs the `train` extra; it counts the learner's moves only, as a training
+run sees them). For Oware the same run also measures two anchors: PettingZoo's
+`connect_four_v3` (needs pygame) and OpenSpiel's `oware` (needs the optional `open-spiel`
+package), stepped from the fastest ordinary Python loop
 (`random.choice` over `state.legal_actions()`), and the C reference loop of random Oware
 (`anchors/oware_limit.c`, built with the system C compiler into a temporary folder and run for
 its own fixed 3 seconds); a missing one is reported, not measured.
@@ -74,14 +76,16 @@ def _timed(run: Callable[[], tuple[int, int]], seconds: float) -> tuple[int, int
     return moves, games, elapsed
 
 
-def _engine(name: str, threads: int) -> Callable[[], tuple[int, int]]:
-    """Random play inside the rule set's own compiled kernels (`mancala_env.kernels`)."""
+def _engine(name: str, threads: int, shared: bool = False) -> Callable[[], tuple[int, int]]:
+    """Random play inside the rule set's own compiled kernels (`mancala_env.kernels`), or in
+    the kernels all rule sets share (`shared`, one thread)."""
     game = Game(name, first_player="player_0")
     kernels = rule_set_kernels(game, ("_random_moves",), extra=(__name__,))
     chunk = 20_000
     if threads == 1:
         state = game.state.copy()
-        return lambda: (chunk, kernels._random_moves(state, game.params, chunk))
+        play = _random_moves if shared else kernels._random_moves
+        return lambda: (chunk, play(state, game.params, chunk))
     states = np.stack([game.state] * threads)
     games = np.zeros(threads, dtype=np.int64)
 
@@ -233,6 +237,7 @@ def measure(variants: list[str] | None = None, seconds: float = 2.0) -> Iterator
     for name in variants or list(VARIANTS):
         runs = {
             "engine_1_core": _engine(name, 1),
+            "engine_1_core_shared": _engine(name, 1, shared=True),
             "engine_all_cores": _engine(name, threads),
             "batched": _batched(name),
             "aec": _aec(getattr(mancala_env, get_variant(name).module_name()).env),

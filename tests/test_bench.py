@@ -10,7 +10,8 @@ from mancala_env.cli import main
 def test_measure_reports_every_layer_with_positive_speeds():
     rows = list(measure(["oware"], seconds=0.05))
     kinds = [row["benchmark"] for row in rows]
-    for kind in ("engine_1_core", "engine_all_cores", "batched", "aec", "gymnasium", "vec_env"):
+    layers = ("engine_1_core", "engine_1_core_shared", "engine_all_cores", "batched", "aec")
+    for kind in (*layers, "gymnasium", "vec_env"):
         assert kind in kinds
     assert {"pettingzoo connect_four_v3", OPEN_SPIEL, C_REFERENCE} <= set(kinds)
     for row in rows:
