@@ -24,7 +24,7 @@ def test_measure_reports_every_layer_with_positive_speeds():
 def test_bench_command_prints_json_rows(capsys):
     assert main(["bench", "--variant", "kpo", "--seconds", "0.02", "--json"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert {row["variant"] for row in rows} == {"kpo"} and len(rows) == 6
+    assert {row["variant"] for row in rows} == {"kpo"} and len(rows) == 7
 
 
 def test_bench_command_names_an_unknown_variant(capsys):
