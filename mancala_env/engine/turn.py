@@ -263,8 +263,11 @@ def _settle_turn(state, params):
         mover = state[TO_MOVE]
         out = state[LEGAL : LEGAL + MAX_ACTIONS]
         state[FEED_POSSIBLE] = legal_actions(state, params, out)
-        opponent_empty = row_seeds(state, 1 - mover) == 0
-        if params[P_FEEDING] == FEED_PENALTY and opponent_empty and state[FEED_POSSIBLE] == 0:
+        if (
+            params[P_FEEDING] == FEED_PENALTY
+            and state[FEED_POSSIBLE] == 0
+            and row_seeds(state, 1 - mover) == 0
+        ):
             _award_board(state, mover, END_CANNOT_FEED)
             return
         if _count_legal(state, params) > 0:
@@ -272,7 +275,8 @@ def _settle_turn(state, params):
                 _finish(state, params[P_STALL_REMAINDER], END_STALL)
             return
         if free_row_seeds(state, mover) > 0:  # seeds, but every move is forbidden
-            _finish(state, params[P_REMAINDER], END_CANNOT_FEED if opponent_empty else END_NO_MOVE)
+            unfed = row_seeds(state, 1 - mover) == 0
+            _finish(state, params[P_REMAINDER], END_CANNOT_FEED if unfed else END_NO_MOVE)
             return
         rule = params[P_NO_MOVE]
         if rule == NO_MOVE_RETALIATE:
@@ -297,7 +301,8 @@ def step(state, action, params):
         return ILLEGAL
     mover = state[TO_MOVE]
     opponent = 1 - mover
-    opponent_was_empty = row_seeds(state, opponent) == 0
+    penalty = params[P_FEEDING] == FEED_PENALTY  # (the only reader of the two below)
+    opponent_was_empty = penalty and row_seeds(state, opponent) == 0
     could_feed = state[FEED_POSSIBLE] == 1
     seeds_before = board_seeds(state)
     decision = state[PHASE] != PHASE_PLAY  # a setting-out step, or a decision within a move
@@ -317,7 +322,7 @@ def step(state, action, params):
         state[STALL_PLIES] = 0
     elif not decision:
         state[STALL_PLIES] += 1
-    if params[P_FEEDING] == FEED_PENALTY and opponent_was_empty and row_seeds(state, opponent) == 0:
+    if opponent_was_empty and row_seeds(state, opponent) == 0:
         if flags & CAPTURED:
             # The opponent's last seeds were captured: the mover keeps their own.
             _finish(state, params[P_REMAINDER], END_NO_MOVE)
