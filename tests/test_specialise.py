@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from mancala_env import Game
 from mancala_env.engine import layout as L
@@ -107,3 +108,13 @@ def test_a_second_process_loads_the_batch_kernels_from_disk_without_compiling():
         [sys.executable, "-c", script], check=True, env=env, capture_output=True, text=True
     )
     assert "compiling" not in again.stderr
+
+
+def test_two_kernels_of_one_name_are_refused():
+    source = "from numba import njit\n\n@njit\ndef step(state, action, params):\n    return 0\n"
+    with pytest.raises(ValueError, match="kernels of the same name in .*: step"):
+        derive(
+            (0,) * 80,
+            (*ENGINE, "extra"),
+            [*map(inspect.getsource, map(sys.modules.get, ENGINE)), source],
+        )

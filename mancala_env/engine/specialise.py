@@ -19,10 +19,10 @@ written atomically; the folder may be deleted at any time.
 
 What a derived module holds: this package's kernel modules (`ENGINE`), then the kernels of the
 `modules` asked for (for example `mancala_env.batch`'s), each module's ``@njit`` functions and
-its top-level constants, in that order; an import of a name the derived module defines itself
-is dropped, so the copied callers call the rule set's own `step`. Its functions take the same
-arguments as the originals (``params`` included, for the reads that stay) and must only ever
-be given the parameters they were derived from.
+its literal top-level constants, in that order. A name it defines is its own, so the copied
+callers call the rule set's own `step`; every other name its code uses is imported from where
+it was written. Its functions take the same arguments as the originals (``params`` included,
+for the reads that stay) and must only ever be given the parameters they were derived from.
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ _LAYOUT_INTS = {
     for name, value in vars(layout).items()
     if name.isupper() and isinstance(value, int) and not isinstance(value, bool)
 }
+MAX_PASSES = 10  # folding passes a function gets (the engine's need three)
 _loaded: dict[tuple[tuple[int, ...], tuple[str, ...]], ModuleType] = {}
 
 
@@ -125,7 +126,11 @@ def derive(values: tuple[int, ...], names: tuple[str, ...], sources: list[str]) 
                         constants[target.id] = _literal(node.value)
             elif isinstance(node, ast.FunctionDef) and _is_kernel(node):
                 kept.append((name, node))
-    defined = set(constants) | {n.name for _, n in kept if isinstance(n, ast.FunctionDef)}
+    kernels = [node.name for _, node in kept if isinstance(node, ast.FunctionDef)]
+    twice = sorted({name for name in kernels if kernels.count(name) > 1})
+    if twice:
+        raise ValueError(f"kernels of the same name in {', '.join(names)}: {', '.join(twice)}")
+    defined = set(constants) | set(kernels)
     fold = _Fold(values, constants)
     kept = [
         (name, fold.fold_function(node) if isinstance(node, ast.FunctionDef) else node)
@@ -213,16 +218,18 @@ class _Fold(ast.NodeTransformer):
         self.locals: dict[str, int] = {}
 
     def fold_function(self, node: ast.FunctionDef) -> ast.FunctionDef:
+        """Fold until nothing changes: a local found constant in one pass folds in the next."""
         self.locals = {}
-        once = _assigned_once(node)
-        for _ in range(3):  # constants found in one pass fold further in the next
+        for _ in range(MAX_PASSES):
             node = self.visit(node)
-            self.locals = {
+            found = {
                 name: value.value
-                for name, value in once.items()
+                for name, value in _assigned_once(node).items()
                 if isinstance(value, ast.Constant) and isinstance(value.value, int)
             }
-            once = _assigned_once(node)
+            if found == self.locals:
+                break
+            self.locals = found
         return node
 
     def _constant(self, node: ast.expr) -> int | None:
