@@ -9,6 +9,8 @@ import inspect
 import os
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -118,3 +120,13 @@ def test_two_kernels_of_one_name_are_refused():
             (*ENGINE, "extra"),
             [*map(inspect.getsource, map(sys.modules.get, ENGINE)), source],
         )
+
+
+def test_a_cache_folder_that_cannot_be_written_falls_back_to_the_temporary_one(
+    tmp_path, monkeypatch
+):
+    blocked = tmp_path / "a file"
+    blocked.write_text("")
+    monkeypatch.setenv("MANCALA_ENV_CACHE", str(blocked))
+    kernels = specialised(Game("oware", stall_limit=91).params)
+    assert Path(kernels.__file__).parent.parent == Path(tempfile.gettempdir()) / "mancala_env"

@@ -67,11 +67,18 @@ _loaded: dict[tuple[tuple[int, ...], tuple[str, ...]], ModuleType] = {}
 
 
 def cache_folder() -> Path:
-    """Where derived modules are kept."""
+    """Where derived modules are kept: ``$MANCALA_ENV_CACHE``, else the user's cache folder,
+    or a folder in the system's temporary directory when that one cannot be written."""
     if os.environ.get("MANCALA_ENV_CACHE"):
-        return Path(os.environ["MANCALA_ENV_CACHE"])
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "mancala_env"
+        folder = Path(os.environ["MANCALA_ENV_CACHE"])
+    else:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        folder = Path(base) / "mancala_env"
+    try:
+        (folder / "kernels").mkdir(parents=True, exist_ok=True)
+    except OSError:
+        folder = Path(tempfile.gettempdir()) / "mancala_env"
+    return folder
 
 
 def specialised(params: np.ndarray, modules: tuple[str, ...] = ()) -> ModuleType:
