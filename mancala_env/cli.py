@@ -43,7 +43,7 @@ from agents.tournament.replay import load_record, replay
 from . import __version__, list_variants
 from .game import Game
 from .render import render_ansi
-from .variants import VARIANTS, describe_options, get_variant
+from .variants import VARIANTS, Variant, describe_options, get_variant
 from .variants.actions import describe_blocks
 
 USAGE_ERROR = 2
@@ -352,13 +352,18 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rules_of(args: argparse.Namespace) -> tuple[Variant, Any]:
+    """The rule set `--variant` names and its options from `--option`; ValueError if unknown."""
+    variant = get_variant(args.variant)
+    return variant, variant.options(**dict(parse_option(text) for text in args.option))
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     from .endgame.build import build  # compiles the solver only when asked for
 
     directory = args.out or os.path.join("endgames", args.variant)
     try:
-        variant = get_variant(args.variant)
-        options = variant.options(**dict(parse_option(text) for text in args.option))
+        variant, options = _rules_of(args)
         report = build(variant, options, args.max_seeds, directory, not args.no_progress)
     except ValueError as error:  # a bad variant, option or seed count; a database refused
         print(f"mancala solve: error: {error}", file=sys.stderr)
@@ -386,8 +391,7 @@ def cmd_accuracy(args: argparse.Namespace) -> int:
 
     directory = args.db or os.path.join("endgames", args.variant)
     try:
-        variant = get_variant(args.variant)
-        options = variant.options(**dict(parse_option(text) for text in args.option))
+        variant, options = _rules_of(args)
         database = EndgameDatabase(directory, variant, options)
         agent = load_agent(args.agent, variant=args.variant, seed=args.seed)
         rows = measure_accuracy(
