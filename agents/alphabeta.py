@@ -134,7 +134,7 @@ def _decay(value):
 
 
 @njit(cache=True)
-def _database_value(state, half_seeds):
+def _database_value(state, half_seeds, params):
     """The value, for the player to move, of the covered `state` of whose board they win
     `half_seeds` against best play: the final seed margin `m` (their stores plus what they win,
     less the opponent's) makes a proven win ``TB_WIN + TB_SEED * m``, a draw 0 or a loss
@@ -142,7 +142,12 @@ def _database_value(state, half_seeds):
     (`half_seeds` odd) is no proof: the stall stop gives that seed to one player, which the
     board alone cannot tell (docs/endgames.md); it is scored `m`, as the store difference."""
     mover = state[L.TO_MOVE]
-    margin = state[L.STORE + mover] - state[L.STORE + 1 - mover] - board_seeds(state) + half_seeds
+    margin = (
+        state[L.STORE + mover]
+        - state[L.STORE + 1 - mover]
+        - board_seeds(state, params)
+        + half_seeds
+    )
     if half_seeds % 2 == 1 and abs(margin) <= 1:
         return float(margin)
     if margin == 0:
@@ -153,8 +158,12 @@ def _database_value(state, half_seeds):
 @njit(cache=True)
 def _covered(state, endgames):
     """Whether the endgame database `endgames` holds the position `state` (one still on)."""
-    max_seeds = endgames[1]  # -1: no database
-    return max_seeds >= 0 and state[L.PHASE] == L.PHASE_PLAY and board_seeds(state) <= max_seeds
+    max_seeds, params = endgames[1], endgames[2]  # -1: no database
+    return (
+        max_seeds >= 0
+        and state[L.PHASE] == L.PHASE_PLAY
+        and board_seeds(state, params) <= max_seeds
+    )
 
 
 @njit(cache=True)
@@ -171,7 +180,7 @@ def _database_move(state, endgames, child, noise, stats):
         if won + noise[action] > best_key:
             best, best_key, best_won = action, won + noise[action], won
     stats[BEST] = best
-    return _database_value(state, best_won)
+    return _database_value(state, best_won, params)
 
 
 @njit(cache=True)
@@ -194,7 +203,8 @@ def _negamax(state, depth, ply, alpha, beta, rules, table, plies, control):
         if ply == 0:
             return _database_move(state, endgames, children[0, 0], noise, stats)
         levels, _, _, board = endgames
-        return _database_value(state, board_half_seeds(state, levels, BINOMIAL, board))
+        half_seeds = board_half_seeds(state, levels, BINOMIAL, board)
+        return _database_value(state, half_seeds, params)
     if depth == 0:
         stats[LEAVES] += 1
         value = _evaluate(state, mover, params, kind)
@@ -329,12 +339,12 @@ _WARM: set[Callable] = set()  # searches compiled in this process
 @cache
 def _no_database() -> tuple[object, int, np.ndarray, np.ndarray]:
     """The endgame database argument of a search without one."""
-    return level_list([]), -1, np.zeros(1, np.int32), np.zeros(L.N_PITS, np.int64)
+    return level_list([]), -1, np.zeros(1, np.int32), np.zeros(L.MAX_PITS, np.int64)
 
 
 def _probe(database: EndgameDatabase) -> tuple[object, int, np.ndarray, np.ndarray]:
     """The endgame database argument of a search with `database`."""
-    board = np.zeros(L.N_PITS, np.int64)
+    board = np.zeros(database.n_pits, np.int64)
     return database.compiled_levels, database.max_seeds, database.params, board
 
 

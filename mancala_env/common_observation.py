@@ -35,8 +35,8 @@ CATEGORIES = {
     "decision_phase": len(L.PHASE_NAMES),
     "_kind": len(L.KIND_NAMES) + 1,
     "_place": PLACE_CODES,
-    "lifted_pit": L.N_PITS + 1,
-    "shepherd_pit": L.N_PITS + 1,
+    "lifted_pit": L.MAX_PITS + 1,
+    "shepherd_pit": L.MAX_PITS + 1,
 }
 
 

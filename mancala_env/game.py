@@ -44,6 +44,8 @@ class Game:
         self.params = self.variant.params(options)
         self.n_actions = self.variant.n_actions(options)
         self.total_seeds = int(self.params[L.P_TOTAL_SEEDS])
+        self.houses = int(self.params[L.P_HOUSES])  # houses a player
+        self.n_pits = 2 * self.houses
         self.state = np.zeros(L.STATE_SIZE, dtype=np.int32)
         announce_compiling("the rules engine's kernels", (new_game, step), ENGINE_COMPILE_SECONDS)
         self.reset()
@@ -69,7 +71,7 @@ class Game:
 
     @property
     def pits(self) -> np.ndarray:
-        return self.state[L.PITS : L.PITS + L.N_PITS]
+        return self.state[L.PITS : L.PITS + self.n_pits]
 
     @property
     def stores(self) -> np.ndarray:
@@ -148,9 +150,9 @@ class Game:
             "last_capturer": None if s[L.LAST_CAPTURER] < 0 else int(s[L.LAST_CAPTURER]),
             "end_reason": self.end_reason,
             "winner": self.winner(),
-            "owners": [int(x) for x in s[L.OWNER : L.OWNER + L.N_PITS]],
-            "closed": [int(x) for x in s[L.CLOSED : L.CLOSED + L.N_PITS]],
-            "uur": [int(x) - 1 if x else None for x in s[L.UUR : L.UUR + L.N_PITS]],
+            "owners": [int(x) for x in s[L.OWNER : L.OWNER + self.n_pits]],
+            "closed": [int(x) for x in s[L.CLOSED : L.CLOSED + self.n_pits]],
+            "uur": [int(x) - 1 if x else None for x in s[L.UUR : L.UUR + self.n_pits]],
             "turns": [int(x) for x in s[L.TURNS : L.TURNS + 2]],
             "round": int(s[L.ROUND]),
             "rounds_won": [int(x) for x in s[L.ROUNDS_WON : L.ROUNDS_WON + 2]],

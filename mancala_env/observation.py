@@ -1,7 +1,8 @@
 """What a player sees: the observation vector of a position, from that player's side.
 
-Every rule set's observation starts with the same sixteen numbers: the twelve pits counted in
-sowing order from the observer's house 1 (their own row, then the opponent's), the observer's
+Every rule set's observation starts with the same numbers: the board's pits (twelve on the
+sources' boards; `2 * houses` under Oware's `houses` option) counted in sowing order from the
+observer's house 1 (their own row, then the opponent's), the observer's
 store, the opponent's store, and whether each has used the once-a-game special move (own
 first). Rule sets whose houses change hands or close between rounds add, in the same pit
 order, whether the observer owns each pit and whether it is closed, then the number of rounds
@@ -36,7 +37,7 @@ PLACE_CODES = 16  # where a special piece is, as the observation tells it
 @njit(cache=True)
 def has_rounds(params):
     """Whether houses can change hands or close: a match of rounds, or lifts beyond one row."""
-    return params[L.P_ROUNDS] != L.ROUNDS_NONE or params[L.P_LIFT_ACTIONS] > L.N_HOUSES
+    return params[L.P_ROUNDS] != L.ROUNDS_NONE or params[L.P_LIFT_ACTIONS] > params[L.P_HOUSES]
 
 
 @njit(cache=True)
@@ -58,25 +59,35 @@ def has_pieces(params):
 
 
 @njit(cache=True)
-def _seen_pit(pit, player):
-    """A pit in `player`'s order (their house 1 first); 12 for none."""
-    return (pit - player * L.N_HOUSES) % L.N_PITS if pit >= 0 else L.N_PITS
+def _board_pit(k, player, params):
+    """The pit that is `k`-th in `player`'s order (their house 1 first)."""
+    houses = params[L.P_HOUSES]
+    return (k + player * houses) % (2 * houses)
 
 
 @njit(cache=True)
-def _seen_place(at, player):
-    if 0 <= at < L.N_PITS:
-        return _seen_pit(at, player)
+def _seen_pit(pit, player, params):
+    """A pit in `player`'s order (their house 1 first); the board's pit count for none."""
+    houses = params[L.P_HOUSES]
+    return (pit - player * houses) % (2 * houses) if pit >= 0 else 2 * houses
+
+
+@njit(cache=True)
+def _seen_place(at, player, params):
+    pits = 2 * params[L.P_HOUSES]
+    if 0 <= at < pits:
+        return _seen_pit(at, player, params)
     if at == L.AT_STORE + player:
-        return L.N_PITS
+        return pits
     if at == L.AT_STORE + 1 - player:
-        return L.N_PITS + 1
-    return L.N_PITS + 2 if at == L.AT_HAND else L.N_PITS + 3
+        return pits + 1
+    return pits + 2 if at == L.AT_HAND else pits + 3
 
 
 @njit(cache=True)
-def _write_pieces(state, player, out, n, bounds):
+def _write_pieces(state, player, params, out, n, bounds):
     """The special pieces and the decision asked (see the module's docstring)."""
+    pits = 2 * params[L.P_HOUSES]
     for i in range(L.MAX_PIECES):
         kind = state[L.PIECE_KIND + i]
         at = state[L.PIECE_AT + i] if kind != 0 else L.AT_NOWHERE
@@ -85,13 +96,13 @@ def _write_pieces(state, player, out, n, bounds):
             if j != i and state[L.PIECE_KIND + j] != 0 and state[L.PIECE_AT + j] == at:
                 earlier += state[L.PIECE_SINCE + j] < state[L.PIECE_SINCE + i]
         out[n] = 10 if bounds else kind
-        out[n + 1] = PLACE_CODES - 1 if bounds else _seen_place(at, player)
-        out[n + 2] = L.MAX_PIECES - 1 if bounds else (earlier if 0 <= at < L.N_PITS else 0)
+        out[n + 1] = PLACE_CODES - 1 if bounds else _seen_place(at, player, params)
+        out[n + 2] = L.MAX_PIECES - 1 if bounds else (earlier if 0 <= at < pits else 0)
         out[n + 3] = 48 if bounds else state[L.PIECE_DROP + i] + 1
-        out[n + 4] = L.N_PITS if bounds else max(state[L.PIECE_SHIFT + i], -1) + 1
+        out[n + 4] = pits if bounds else max(state[L.PIECE_SHIFT + i], -1) + 1
         n += 5
-    for k in range(L.N_PITS):
-        out[n] = 1 if bounds else state[L.CLOSED + (k + player * L.N_HOUSES) % L.N_PITS]
+    for k in range(pits):
+        out[n] = 1 if bounds else state[L.CLOSED + _board_pit(k, player, params)]
         n += 1
     in_move = state[L.PHASE] >= L.PHASE_DROP
     flock = state[L.MOVE + L.MOVE_FLOCK] if in_move else -1
@@ -100,8 +111,8 @@ def _write_pieces(state, player, out, n, bounds):
     out[n + 1] = L.MAX_PIECES if bounds else (state[L.MOVE + L.MOVE_PIECE] + 1 if asked else 0)
     out[n + 2] = 48 if bounds else (state[L.MOVE + L.MOVE_HAND] if in_move else 0)
     origin = state[L.MOVE + L.MOVE_ORIGIN] if in_move else -1
-    out[n + 3] = L.N_PITS if bounds else _seen_pit(origin, player)
-    out[n + 4] = L.N_PITS if bounds else _seen_pit(flock, player)
+    out[n + 3] = pits if bounds else _seen_pit(origin, player, params)
+    out[n + 4] = pits if bounds else _seen_pit(flock, player, params)
     for k in range(2):
         chosen = state[L.MOVE + L.MOVE_FLOCK_COUNTS + k] if flock >= 0 else -1
         out[n + 5 + k] = 49 if bounds else chosen + 1
@@ -114,9 +125,10 @@ def write_observation(state, player, params, out, bounds):
     `bounds`, write the highest value each number can take instead (the lowest is 0)."""
     other = 1 - player
     seeds = params[L.P_TOTAL_SEEDS]
+    pits = 2 * params[L.P_HOUSES]
     n = 0
-    for k in range(L.N_PITS):
-        out[n] = seeds if bounds else state[(k + player * L.N_HOUSES) % L.N_PITS]
+    for k in range(pits):
+        out[n] = seeds if bounds else state[_board_pit(k, player, params)]
         n += 1
     out[n] = seeds if bounds else state[L.STORE + player]
     out[n + 1] = seeds if bounds else state[L.STORE + other]
@@ -124,34 +136,34 @@ def write_observation(state, player, params, out, bounds):
     out[n + 3] = 1 if bounds else state[L.SPECIAL_USED + other]
     n += 4
     if has_rounds(params):
-        for k in range(L.N_PITS):
-            pit = (k + player * L.N_HOUSES) % L.N_PITS
+        for k in range(pits):
+            pit = _board_pit(k, player, params)
             out[n] = 1 if bounds else state[L.OWNER + pit] == player
-            out[n + L.N_PITS] = 1 if bounds else state[L.CLOSED + pit]
+            out[n + pits] = 1 if bounds else state[L.CLOSED + pit]
             n += 1
-        n += L.N_PITS
+        n += pits
         rounds = params[L.P_MAX_ROUNDS]
         out[n] = rounds if bounds else state[L.ROUND]
         out[n + 1] = rounds if bounds else state[L.ROUNDS_WON + player]
         out[n + 2] = rounds if bounds else state[L.ROUNDS_WON + other]
         n += 3
     if has_uur(params):
-        for k in range(L.N_PITS):
-            uur = state[L.UUR + (k + player * L.N_HOUSES) % L.N_PITS]  # 1 + owner, 0 for none
+        for k in range(pits):
+            uur = state[L.UUR + _board_pit(k, player, params)]  # 1 + owner, 0 for none
             out[n] = 2 if bounds else (0 if uur == 0 else (1 if uur == 1 + player else 2))
             n += 1
     if has_setting_out(params):
         phase = state[L.PHASE]
         distributor = state[L.SETTING_OUT + L.SETTING_OUT_DISTRIBUTOR]
         filled = state[L.SETTING_OUT + L.SETTING_OUT_FILLED]
-        waiting = state[central_pit(distributor, filled)] if phase == L.PHASE_SET_OUT else 0
+        waiting = state[central_pit(distributor, filled, params)] if phase == L.PHASE_SET_OUT else 0
         out[n] = 2 if bounds else phase
         out[n + 1] = 1 if bounds else distributor == player
         out[n + 2] = L.SETTING_OUT_CENTRAL_HOLES if bounds else filled
         out[n + 3] = seeds if bounds else waiting
         n += 4
     if has_pieces(params):
-        n = _write_pieces(state, player, out, n, bounds)
+        n = _write_pieces(state, player, params, out, n, bounds)
     return n
 
 
@@ -169,9 +181,14 @@ def observe(state: np.ndarray, player: int, params: np.ndarray) -> np.ndarray:
 
 
 # ---- what each number means (the order `write_observation` writes them in) -------------------
-SEEN_PITS = [f"own_house_{k + 1}" for k in range(L.N_HOUSES)] + [
-    f"opponent_house_{k + 1}" for k in range(L.N_HOUSES)
-]
+
+
+def seen_pits(params: np.ndarray) -> list[str]:
+    """The names of the board's pits in the observer's order."""
+    houses = range(1, int(params[L.P_HOUSES]) + 1)
+    return [f"own_house_{k}" for k in houses] + [f"opponent_house_{k}" for k in houses]
+
+
 PIECE_FIELDS = (
     ("kind", "0 none or a regular piece, else 1 Farmer .. 10 Spy (`layout.KIND_*`)"),
     ("place", "0..11 a pit (observer's order), 12 own store, 13 opponent's, 14 hand, 15 none"),
@@ -184,20 +201,21 @@ PIECE_FIELDS = (
 def observation_spec(params: np.ndarray) -> list[tuple[str, str]]:
     """Each number of the observation under `params`, in order: its name and what it means (the
     names of `raw_env.observation_names`; `docs/observations.md` has the tables)."""
-    spec = [(pit, "seeds in the pit") for pit in SEEN_PITS]
+    pits = seen_pits(params)
+    spec = [(pit, "seeds in the pit") for pit in pits]
     spec += [("own_store", "seeds captured by the observer"),
              ("opponent_store", "seeds captured by the opponent"),
              ("own_special_used", "1 once the observer has used the once-a-game special move"),
              ("opponent_special_used", "1 once the opponent has used it")]  # fmt: skip
     if has_rounds(params):
-        spec += [(f"{pit}_owned", "1 if the observer owns the pit") for pit in SEEN_PITS]
-        spec += [(f"{pit}_closed", "1 if the pit is closed") for pit in SEEN_PITS]
+        spec += [(f"{pit}_owned", "1 if the observer owns the pit") for pit in pits]
+        spec += [(f"{pit}_closed", "1 if the pit is closed") for pit in pits]
         spec += [("rounds_finished", "rounds of the match finished so far"),
                  ("own_rounds_won", "rounds the observer has won"),
                  ("opponent_rounds_won", "rounds the opponent has won")]  # fmt: skip
     if has_uur(params):
         meaning = "pregnant (uur) pit held for: 0 nobody, 1 the observer, 2 the opponent"
-        spec += [(f"{pit}_uur", meaning) for pit in SEEN_PITS]
+        spec += [(f"{pit}_uur", meaning) for pit in pits]
     if has_setting_out(params):
         spec += [("phase", "0 play, 1 setting out the central holes, 2 accepting or turning"),
                  ("own_sets_out", "1 if the observer sets out the seeds"),
@@ -206,7 +224,7 @@ def observation_spec(params: np.ndarray) -> list[tuple[str, str]]:
     if has_pieces(params):
         spec += [(f"piece_{i}_{field}", meaning) for i in range(L.MAX_PIECES)
                  for field, meaning in PIECE_FIELDS]  # fmt: skip
-        spec += [(f"{pit}_poisoned", "1 if the pit is poisoned") for pit in SEEN_PITS]
+        spec += [(f"{pit}_poisoned", "1 if the pit is poisoned") for pit in pits]
         spec += [("decision_phase", "the decision asked (`layout.PHASE_*`), 0 none"),
                  ("decision_piece", "0 none, else 1 + the slot of the piece it is about"),
                  ("pieces_in_hand", "pieces lifted and not yet sown"),

@@ -32,7 +32,6 @@ from .variants.mighty_men_snapshot import restore_pieces
 
 PHASE_CODES = {name: code for code, name in L.PHASE_NAMES.items()}
 END_REASON_CODES = {name: code for code, name in L.END_REASON_NAMES.items()}
-DEFAULT_OWNERS = [0] * L.N_HOUSES + [1] * L.N_HOUSES
 COMMON_FIELDS = [
     *("variant", "options", "pits", "stores", "to_move", "move_number", "stall_plies"),
     *("special_used", "last_action", "last_pit", "last_capturer", "end_reason", "winner"),
@@ -63,6 +62,18 @@ class Rules:
     @property
     def total(self) -> int:
         return self.p(L.P_TOTAL_SEEDS)
+
+    @property
+    def houses(self) -> int:
+        return self.p(L.P_HOUSES)
+
+    @property
+    def n_pits(self) -> int:
+        return 2 * self.houses
+
+    @property
+    def default_owners(self) -> list[int]:
+        return [0] * self.houses + [1] * self.houses
 
     @property
     def pieces(self) -> bool:
@@ -140,8 +151,8 @@ def state_from_snapshot(snapshot: Any, rules: Rules) -> np.ndarray:
     s = np.zeros(L.STATE_SIZE, dtype=np.int32)
     phase = phase_of(snapshot, rules)
     s[L.PHASE] = phase
-    total = rules.total
-    s[L.PITS : L.PITS + L.N_PITS] = integer_list(snapshot, "pits", L.N_PITS, total)
+    total, n_pits = rules.total, rules.n_pits
+    s[L.PITS : L.PITS + n_pits] = integer_list(snapshot, "pits", n_pits, total)
     s[L.STORE : L.STORE + 2] = integer_list(snapshot, "stores", 2, total)
     to_move = choose(snapshot.get("to_move"), "to_move", (0, 1, None))
     if to_move is None and phase != L.PHASE_PLAY:
@@ -158,8 +169,8 @@ def state_from_snapshot(snapshot: Any, rules: Rules) -> np.ndarray:
     if rules.pieces:
         in_hand = restore_pieces(snapshot, s, rules.params)
     else:
-        s[L.BOARD_LOW] = s[L.PITS : L.PITS + L.N_PITS].sum()
-    held = int(s[L.PITS : L.PITS + L.N_PITS].sum() + s[L.STORE] + s[L.STORE + 1]) + in_hand
+        s[L.BOARD_LOW] = s[L.PITS : L.PITS + n_pits].sum()
+    held = int(s[L.PITS : L.PITS + n_pits].sum() + s[L.STORE] + s[L.STORE + 1]) + in_hand
     if held != total:
         raise SnapshotError(f"snapshot holds {held} seeds; {rules.name} is played with {total}")
     _ending(snapshot, s, rules, over=to_move is None)
@@ -177,7 +188,7 @@ def _history(snapshot: dict[str, Any], s: np.ndarray, rules: Rules) -> None:
     s[L.LAST_ACTION] = optional_integer(
         snapshot.get("last_action"), "last_action", rules.n_actions - 1
     )
-    s[L.LAST_PIT] = optional_integer(snapshot.get("last_pit"), "last_pit", L.N_PITS - 1)
+    s[L.LAST_PIT] = optional_integer(snapshot.get("last_pit"), "last_pit", rules.n_pits - 1)
     s[L.LAST_CAPTURER] = optional_integer(snapshot.get("last_capturer"), "last_capturer", 1)
     used = integer_list(snapshot, "special_used", 2, 1, [0, 0])
     if rules.p(L.P_SPECIAL_MOVE) == L.SPECIAL_NONE:
@@ -187,34 +198,36 @@ def _history(snapshot: dict[str, Any], s: np.ndarray, rules: Rules) -> None:
 
 def _ownership(snapshot: dict[str, Any], s: np.ndarray, rules: Rules) -> None:
     """Who owns each pit, the closed pits, the pregnant (uur) pits."""
-    owners = integer_list(snapshot, "owners", L.N_PITS, 1, DEFAULT_OWNERS)
+    n_pits, houses = rules.n_pits, rules.houses
+    owners = integer_list(snapshot, "owners", n_pits, 1, rules.default_owners)
     if rules.p(L.P_ROUNDS) != L.ROUNDS_FOURS_BUY_HOUSES:
-        unused("owners", owners, DEFAULT_OWNERS, rules.name, "its pits never change hands")
-    s[L.OWNER : L.OWNER + L.N_PITS] = owners
-    closed = integer_list(snapshot, "closed", L.N_PITS, 1, [0] * L.N_PITS)
+        unused("owners", owners, rules.default_owners, rules.name, "its pits never change hands")
+    s[L.OWNER : L.OWNER + n_pits] = owners
+    s[L.OWNER + n_pits : L.OWNER + L.MAX_PITS] = L.NO_OWNER  # past the board's end
+    closed = integer_list(snapshot, "closed", n_pits, 1, [0] * n_pits)
     if not rules.closes_pits():
-        unused("closed", closed, [0] * L.N_PITS, rules.name, "its pits never close")
-    for pit in range(L.N_PITS):
+        unused("closed", closed, [0] * n_pits, rules.name, "its pits never close")
+    for pit in range(n_pits):
         if closed[pit] and s[pit]:
             raise SnapshotError(f"'closed': pit {pit} is closed but holds {s[pit]} seeds")
     if not rules.pieces:  # every sowing needs an open pit on each row to land in
         for row in range(2):
-            if all(closed[row * L.N_HOUSES : (row + 1) * L.N_HOUSES]):
+            if all(closed[row * houses : (row + 1) * houses]):
                 raise SnapshotError(f"'closed': every pit of player_{row}'s row is closed")
-    s[L.CLOSED : L.CLOSED + L.N_PITS] = closed
-    uur = snapshot.get("uur", [None] * L.N_PITS)
-    if not isinstance(uur, list) or len(uur) != L.N_PITS:
-        raise SnapshotError(f"'uur' must be a list of {L.N_PITS} entries 0, 1 or null, got {uur!r}")
+    s[L.CLOSED : L.CLOSED + n_pits] = closed
+    uur = snapshot.get("uur", [None] * n_pits)
+    if not isinstance(uur, list) or len(uur) != n_pits:
+        raise SnapshotError(f"'uur' must be a list of {n_pits} entries 0, 1 or null, got {uur!r}")
     uur = [choose(u, "uur", (None, 0, 1)) for u in uur]
     if rules.p(L.P_UUR) != 1:
-        unused("uur", uur, [None] * L.N_PITS, rules.name, "it has no pregnant pits")
-    for pit in range(L.N_PITS):
-        if uur[pit] != uur[L.N_PITS - 1 - pit]:
+        unused("uur", uur, [None] * n_pits, rules.name, "it has no pregnant pits")
+    for pit in range(n_pits):
+        if uur[pit] != uur[n_pits - 1 - pit]:
             raise SnapshotError(
                 f"'uur': pregnant pits come in facing pairs held for one player; pit {pit} "
-                f"is {uur[pit]!r}, the pit facing it {uur[L.N_PITS - 1 - pit]!r}"
+                f"is {uur[pit]!r}, the pit facing it {uur[n_pits - 1 - pit]!r}"
             )
-    s[L.UUR : L.UUR + L.N_PITS] = [0 if u is None else u + 1 for u in uur]
+    s[L.UUR : L.UUR + n_pits] = [0 if u is None else u + 1 for u in uur]
 
 
 def _rounds(snapshot: dict[str, Any], s: np.ndarray, rules: Rules, over: bool) -> None:
@@ -248,7 +261,7 @@ def _setting_out(snapshot: dict[str, Any], s: np.ndarray, rules: Rules) -> None:
     setup = integer_list(snapshot, "setup", 8, INT32_MAX, [0] * 8)
     phase = int(s[L.PHASE])
     if rules.chosen_setting_out:
-        _central_holes(setup, s, phase)
+        _central_holes(setup, s, phase, rules)
     elif rules.p(L.P_SETTING_OUT) != L.SETTING_OUT_NONE:
         given = [0, L.SETTING_OUT_CENTRAL_HOLES] + [0] * 6
         unused("setup", setup, given, rules.name, "its setting out is given")
@@ -275,7 +288,7 @@ def _mover_is(s: np.ndarray, player: int, phase: int, who: str) -> None:
         )
 
 
-def _central_holes(setup: list[int], s: np.ndarray, phase: int) -> None:
+def _central_holes(setup: list[int], s: np.ndarray, phase: int, rules: Rules) -> None:
     """Mangala's setting out: the holes filled so far, the one being filled, the rest empty."""
     distributor = integer(setup[L.SETTING_OUT_DISTRIBUTOR], "setup[0] (the distributor)", 0, 1)
     holes = L.SETTING_OUT_CENTRAL_HOLES
@@ -292,8 +305,8 @@ def _central_holes(setup: list[int], s: np.ndarray, phase: int) -> None:
     unused("setup", setup[3:], [0] * 5, "mangala", "slots 3..7 are not used")
     if phase == L.PHASE_PLAY:
         return
-    reached = [central_pit(distributor, i) for i in range(min(filled + 1, holes))]
-    if s[L.STORE] or s[L.STORE + 1] or any(s[p] for p in range(L.N_PITS) if p not in reached):
+    reached = [central_pit(distributor, i, rules.params) for i in range(min(filled + 1, holes))]
+    if s[L.STORE] or s[L.STORE + 1] or any(s[p] for p in range(rules.n_pits) if p not in reached):
         raise SnapshotError(
             "'pits': while the seeds are set out only the central holes filled so far and "
             f"the one being filled ({', '.join(map(str, reached))}) hold seeds"
@@ -308,7 +321,7 @@ def _ending(snapshot: dict[str, Any], s: np.ndarray, rules: Rules, over: bool) -
         choose(winner, "winner", (None,))
         choose(reason, "end_reason", (None, "none"))
         return
-    if s[L.PITS : L.PITS + L.N_PITS].any():
+    if s[L.PITS : L.PITS + rules.n_pits].any():
         raise SnapshotError("a finished game ('to_move': null) has no seeds on the board")
     reasons = tuple(name for name in END_REASON_CODES if name != "none")
     s[L.END_REASON] = END_REASON_CODES[choose(reason, "end_reason", reasons)]

@@ -22,7 +22,7 @@ def carry_readings(options):
 
 CARRY = ActionBlock(
     "carry",
-    size=lambda params: L.N_HOUSES,
+    size=lambda params: int(params[L.P_HOUSES]),
     describe=lambda value, state, params: f"carries house {value + 1} to house {value + 2}",
     entry=lambda value, state, params: f"c{value + 1}",
 )

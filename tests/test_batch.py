@@ -140,13 +140,13 @@ def test_a_random_start_is_drawn_for_each_game_by_the_one_hook():
     holes from the batch's seed (the same hook as a single game's reset), 70 seeds in all."""
     from mancala_env.engine.setting_out import central_pit
 
-    holes = [central_pit(0, i) for i in range(4)]
     layouts = []
     for _ in range(2):
         batch = BatchedGames("mangala", 16, seed=3, setting_out="random")
+        holes = [central_pit(0, i, batch.params) for i in range(4)]
         batch.reset(seed=3)
         layouts.append(batch.states[:, holes].copy())
     assert (layouts[0] == layouts[1]).all()
     assert (layouts[0].sum(axis=1) == 70).all()
     assert len({tuple(row) for row in layouts[0]}) == 16
-    assert (batch.states[:, : L.N_PITS].sum(axis=1) == 70).all()
+    assert (batch.states[:, : L.MAX_PITS].sum(axis=1) == 70).all()

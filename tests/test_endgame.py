@@ -43,18 +43,18 @@ def oware_db(tmp_path_factory: pytest.TempPathFactory) -> EndgameDatabase:
 def test_boards_are_numbered_without_gaps_in_lexicographic_order(seeds: int) -> None:
     board = np.zeros(12, np.int64)
     boards = []
-    for index in range(level_size(seeds)):
+    for index in range(level_size(seeds, 12)):
         unrank(index, seeds, BINOMIAL, board)
         assert board.min() >= 0 and board.sum() == seeds
         assert rank(board, seeds, BINOMIAL) == index
         boards.append(tuple(board))
     assert boards == sorted(set(boards))
-    assert sum(level_size(k) for k in range(seeds + 1)) == total_size(seeds)
+    assert sum(level_size(k, 12) for k in range(seeds + 1)) == total_size(seeds, 12)
 
 
 def test_level_sizes_of_the_benchmark() -> None:
-    assert level_size(20) == 84_672_315  # C(31, 11)
-    assert total_size(20) == 225_792_840  # C(32, 12): every board of at most 20 seeds
+    assert level_size(20, 12) == 84_672_315  # C(31, 11)
+    assert total_size(20, 12) == 225_792_840  # C(32, 12): every board of at most 20 seeds
 
 
 # ---- the values against a search of the game -----------------------------------------------
@@ -72,7 +72,7 @@ class GameGraph:
 
     def state(self, key: tuple) -> np.ndarray:
         state = self.template.copy()
-        state[: L.N_PITS] = key[:-1]
+        state[: L.MAX_PITS] = key[:-1]
         state[L.TO_MOVE] = key[-1]
         begin_turn(state, self.params)
         return state
@@ -92,7 +92,7 @@ class GameGraph:
                 child = state.copy()
                 step(child, int(action), self.params)
                 won = 2 * int(child[L.STORE + mover])
-                after = None if child[L.OVER] else (*child[: L.N_PITS], int(child[L.TO_MOVE]))
+                after = None if child[L.OVER] else (*child[: L.MAX_PITS], int(child[L.TO_MOVE]))
                 self.moves[key].append((won, after))
                 if after is not None:
                     todo.append(after)
@@ -291,9 +291,14 @@ def test_an_interrupted_solve_command_says_how_to_go_on(tmp_path, monkeypatch, c
 
 
 def test_max_seeds_is_checked(tmp_path) -> None:
-    for bad in (-1, 31, 2.0, True):
-        with pytest.raises(ValueError, match="max_seeds must be an integer from 0 to 30"):
+    """At most 31 seeds on twelve pits (a level's boards are numbered in 32 bits), and never
+    more than the game has."""
+    for bad in (-1, 32, 2.0, True):
+        with pytest.raises(ValueError, match="max_seeds must be an integer from 0 to 31"):
             build(OWARE, OWARE.options(), bad, tmp_path, progress=False)
+    small = OWARE.options(houses=4, seeds=3)
+    with pytest.raises(ValueError, match="max_seeds must be an integer from 0 to 24"):
+        build(OWARE, small, 25, tmp_path, progress=False)
 
 
 # ---- the perfect agent -----------------------------------------------------------------------

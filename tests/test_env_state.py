@@ -10,7 +10,7 @@ import pytest
 from mancala_env.engine.layout import KIND_NAMES
 from mancala_env.env import env as make_env
 from mancala_env.env import raw_env
-from mancala_env.observation import SEEN_PITS, observe
+from mancala_env.observation import observe, seen_pits
 from mancala_env.observation_doc import observation_tables
 from mancala_env.variants import VARIANTS
 
@@ -41,14 +41,14 @@ def test_names_cover_the_observation_and_read_the_position(name, options):
     for seat in (0, 1):
         seen = dict(zip(names, observe(env.game.state, seat, env.game.params), strict=True))
         pits = [(k + 6 * seat) % 12 for k in range(12)]
-        assert [seen[pit] for pit in SEEN_PITS] == [snap["pits"][p] for p in pits]
+        assert [seen[pit] for pit in seen_pits(env.game.params)] == [snap["pits"][p] for p in pits]
         assert seen["own_store"] == snap["stores"][seat]
         assert seen["opponent_store"] == snap["stores"][1 - seat]
         if "own_rounds_won" in seen:
             assert seen["rounds_finished"] == snap["round"]
             assert seen["opponent_rounds_won"] == snap["rounds_won"][1 - seat]
             owned = [int(snap["owners"][p] == seat) for p in pits]
-            assert [seen[f"{pit}_owned"] for pit in SEEN_PITS] == owned
+            assert [seen[f"{pit}_owned"] for pit in seen_pits(env.game.params)] == owned
         for i, piece in enumerate(snap.get("pieces", [])):
             assert seen[f"piece_{i}_kind"] == KIND_CODES.get(piece["kind"], 0)
             if isinstance(piece["at"], int) and piece["kind"] is not None:

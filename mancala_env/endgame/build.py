@@ -22,7 +22,7 @@ from tqdm import tqdm
 from ..engine import layout as L
 from ..variants import RuleOptions, Variant
 from .files import level_path, read_level, write_level
-from .index import BINOMIAL, level_size, total_size
+from .index import BINOMIAL, MAX_SEEDS, level_size, total_size
 from .kernels import BLOCK, CHUNK, NO_EDGE, level_exits, settle_level
 from .rules import (
     check_solvable,
@@ -32,7 +32,14 @@ from .rules import (
     solving_template,
 )
 
-MAX_BUILD_SEEDS = 30  # a level's boards must be numbered in 32 bits: C(41, 11) < 2**32
+
+def max_build_seeds(pits: int) -> int:
+    """The most seeds a level of boards of `pits` pits may hold: its boards are numbered in 32
+    bits (30 seeds on twelve pits, C(41, 11) < 2**32)."""
+    seeds = 0
+    while seeds < MAX_SEEDS and level_size(seeds + 1, pits) < 2**32:
+        seeds += 1
+    return seeds
 
 
 def rules_header(variant: Variant, options: RuleOptions) -> dict[str, Any]:
@@ -42,13 +49,15 @@ def rules_header(variant: Variant, options: RuleOptions) -> dict[str, Any]:
         "version": variant.version,
         "options": relevant_options(options),
         "rules": rules_key(variant, options),
+        "pits": 2 * int(variant.params(options)[L.P_HOUSES]),
     }
 
 
 def check_max_seeds(variant: Variant, options: RuleOptions, max_seeds: Any) -> int:
     """`max_seeds` as an int, or ValueError naming the allowed range."""
-    total = int(variant.params(options)[L.P_TOTAL_SEEDS])
-    high = min(MAX_BUILD_SEEDS, total)
+    params = variant.params(options)
+    total = int(params[L.P_TOTAL_SEEDS])
+    high = min(max_build_seeds(2 * int(params[L.P_HOUSES])), total)
     if isinstance(max_seeds, bool) or not isinstance(max_seeds, (int, np.integer)):
         raise ValueError(f"max_seeds must be an integer from 0 to {high}, got {max_seeds!r}")
     if not 0 <= max_seeds <= high:
@@ -81,7 +90,7 @@ def _edges_of_level(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, List]:
     """Exits, edge counts, block starts and edge targets (one array a chunk) of level `seeds`,
     played chunk by chunk (see `kernels.settle_level`)."""
-    count = level_size(seeds)
+    count = level_size(seeds, 2 * int(params[L.P_HOUSES]))
     exits = np.empty(count, np.uint8)
     edge_counts = np.empty(count, np.uint8)
     block_start = np.empty((count + BLOCK - 1) // BLOCK, np.int64)
@@ -113,7 +122,7 @@ def _solve_level(
 ) -> None:
     """Solve level `seeds` into its slice of `values`."""
     edges = _edges_of_level(seeds, values, offsets, params, template, advance)
-    count = level_size(seeds)
+    count = level_size(seeds, 2 * int(params[L.P_HOUSES]))
     level = values[offsets[seeds] : offsets[seeds] + count]
     passes = settle_level(seeds, *edges, level, count + 2)
     if passes < 0:
@@ -135,7 +144,10 @@ def build(
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     rules = rules_header(variant, options)
-    offsets = np.array([total_size(k - 1) if k else 0 for k in range(max_seeds + 2)], np.int64)
+    pits = rules["pits"]
+    offsets = np.array(
+        [total_size(k - 1, pits) if k else 0 for k in range(max_seeds + 2)], np.int64
+    )
     values = np.zeros(offsets[-1], np.uint8)
     found = []
     for seeds in range(max_seeds + 1):
@@ -148,7 +160,7 @@ def build(
     params = solving_params(variant, options)
     template = solving_template(params)
     report = BuildReport(directory, found, [], {})
-    bar = _progress_bar(sum(level_size(k) for k in todo), progress, found)
+    bar = _progress_bar(sum(level_size(k, pits) for k in todo), progress, found)
     try:
         for seeds in todo:
             bar.set_postfix_str(f"{seeds} seeds")

@@ -29,6 +29,7 @@ class EndgameDatabase:
         self.directory = Path(directory)
         self.rules = rules_header(variant, options)
         self.params = solving_params(variant, options)
+        self.n_pits = self.rules["pits"]
         self.levels: list[np.ndarray] = []
         while level_path(self.directory, len(self.levels)).exists():
             seeds = len(self.levels)
@@ -51,18 +52,18 @@ class EndgameDatabase:
         return len(self.levels) - 1
 
     def half_seeds(self, pits: np.ndarray, to_move: int) -> int:
-        """The most half seeds `to_move` wins from the board `pits` (12 counts, the board
+        """The most half seeds `to_move` wins from the board `pits` (its pit counts, the board
         convention's order) against best play; ValueError when the board is not covered."""
         board = np.asarray(pits, dtype=np.int64)
         seeds = int(board.sum())
-        if board.shape != (L.N_PITS,) or board.min() < 0 or seeds > self.max_seeds:
+        if board.shape != (self.n_pits,) or board.min() < 0 or seeds > self.max_seeds:
             raise ValueError(
-                f"the database covers boards of 12 pit counts of at most {self.max_seeds} "
-                f"seeds, got {board.tolist()}"
+                f"the database covers boards of {self.n_pits} pit counts of at most "
+                f"{self.max_seeds} seeds, got {board.tolist()}"
             )
         if to_move not in (0, 1):
             raise ValueError(f"to_move must be 0 or 1, got {to_move!r}")
-        mine_first = np.roll(board, -L.N_HOUSES * to_move)
+        mine_first = np.roll(board, -self.n_pits // 2 * to_move)
         return int(self.levels[seeds][rank(mine_first, seeds, BINOMIAL)])
 
     def value(self, pits: np.ndarray, to_move: int) -> float:
@@ -88,7 +89,7 @@ class EndgameDatabase:
                 f"the position is not in the database: a game in play with at most "
                 f"{self.max_seeds} seeds on the board is (it has {int(game.pits.sum())})"
             )
-        child, board = game.state.copy(), np.zeros(L.N_PITS, np.int64)
+        child, board = game.state.copy(), np.zeros(self.n_pits, np.int64)
         return {
             action: int(
                 move_half_seeds(

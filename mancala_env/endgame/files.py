@@ -114,7 +114,7 @@ def read_level(path: Path, seeds: int, rules: dict[str, Any]) -> np.ndarray:
             f"{path} was built for {identity(header)}, not for {identity(rules)}: "
             "build a database for these rules with 'mancala solve'"
         )
-    expected = level_size(seeds)
+    expected = level_size(seeds, rules["pits"])
     if header["seeds"] != seeds or header["positions"] != expected:
         raise DatabaseError(
             f"{path} is corrupt: its header says {header['seeds']} seeds and "

@@ -2,7 +2,7 @@
 
 Values are in half seeds, seen from the player to move, of the seeds on the board only: a
 board of ``k`` seeds shares ``2k`` half seeds. Every board is stored from the mover's side (the
-player to move is player_0; a board with player_1 to move is turned round by six pits).
+player to move is player_0; a board with player_1 to move is turned round by one row).
 
 A level is solved in two steps:
 
@@ -24,8 +24,8 @@ edge leads to the opponent's turn.
 import numpy as np
 from numba import njit, prange
 
-from ..engine.board import board_seeds
-from ..engine.layout import LEGAL, N_HOUSES, N_PITS, OVER, P_N_ACTIONS, STORE, TO_MOVE
+from ..engine.board import board_seeds, pit_count
+from ..engine.layout import LEGAL, OVER, P_HOUSES, P_N_ACTIONS, STORE, TO_MOVE
 from ..engine.turn import begin_turn, step
 from .index import rank, unrank
 
@@ -51,10 +51,11 @@ def _exits_of(state, child, seeds, lower, offsets, params, binomial, board, edge
         if child[OVER] == 1:
             value = 2 * child[STORE]
         else:
-            left = board_seeds(child)
+            left = board_seeds(child, params)
             mover = child[TO_MOVE]
-            for pit in range(N_PITS):
-                board[pit] = child[(pit + N_HOUSES * mover) % N_PITS]
+            houses = params[P_HOUSES]
+            for pit in range(2 * houses):
+                board[pit] = child[(pit + houses * mover) % (2 * houses)]
             index = rank(board, left, binomial)
             if left == seeds:
                 edges_row[action] = index
@@ -76,11 +77,11 @@ def level_exits(seeds, first, lower, offsets, params, template, binomial, exits,
     for chunk in prange(CHUNKS):
         state = template.copy()
         child = template.copy()
-        board = np.zeros(N_PITS, np.int64)
+        board = np.zeros(pit_count(params), np.int64)
         for i in range(chunk * count // CHUNKS, (chunk + 1) * count // CHUNKS):
             unrank(first + i, seeds, binomial, board)
             state[:] = template
-            for pit in range(N_PITS):
+            for pit in range(pit_count(params)):
                 state[pit] = board[pit]
             begin_turn(state, params)
             exits[i] = _exits_of(

@@ -19,13 +19,14 @@ def position_game(variant: Variant, options: RuleOptions, pits: np.ndarray, to_m
     game = Game(variant, options)
     pits = np.asarray(pits, dtype=np.int64)
     off_board = game.total_seeds - int(pits.sum())
-    if pits.shape != (L.N_PITS,) or pits.min() < 0 or off_board < 0 or to_move not in (0, 1):
+    shape = (game.n_pits,)
+    if pits.shape != shape or pits.min() < 0 or off_board < 0 or to_move not in (0, 1):
         raise ValueError(
-            f"a position is 12 pit counts of at most {game.total_seeds} seeds in all and a "
-            f"player 0 or 1 to move, got {pits.tolist()} and {to_move!r}"
+            f"a position is {game.n_pits} pit counts of at most {game.total_seeds} seeds in all "
+            f"and a player 0 or 1 to move, got {pits.tolist()} and {to_move!r}"
         )
     state = game.state
-    state[L.PITS : L.PITS + L.N_PITS] = pits
+    state[L.PITS : L.PITS + game.n_pits] = pits
     state[L.STORE] = off_board // 2
     state[L.STORE + 1] = off_board - off_board // 2
     state[L.TO_MOVE] = to_move
@@ -33,10 +34,11 @@ def position_game(variant: Variant, options: RuleOptions, pits: np.ndarray, to_m
     return game
 
 
-def random_board(seeds: int, rng: np.random.Generator) -> np.ndarray:
-    """A board of `seeds` seeds drawn uniformly from all such boards (stars and bars)."""
-    bars = np.sort(rng.choice(seeds + L.N_PITS - 1, L.N_PITS - 1, replace=False))
-    edges = np.concatenate(([-1], bars, [seeds + L.N_PITS - 1]))
+def random_board(seeds: int, rng: np.random.Generator, pits: int = L.MAX_PITS) -> np.ndarray:
+    """A board of `pits` pits and `seeds` seeds drawn uniformly from all such boards (stars
+    and bars)."""
+    bars = np.sort(rng.choice(seeds + pits - 1, pits - 1, replace=False))
+    edges = np.concatenate(([-1], bars, [seeds + pits - 1]))
     return np.diff(edges) - 1
 
 
@@ -55,7 +57,9 @@ def random_choices(
     (in Oware, a board of two seeds never does)."""
     draws = 0
     while draws < max_draws:
-        game = position_game(variant, options, random_board(seeds, rng), int(rng.integers(2)))
+        pits = 2 * int(variant.params(options)[L.P_HOUSES])
+        board = random_board(seeds, rng, pits)
+        game = position_game(variant, options, board, int(rng.integers(2)))
         draws += 1
         if not game.over and len(game.legal_actions()) >= 2:
             draws = 0

@@ -3,8 +3,9 @@ each move from it.
 
 A database's levels are handed to compiled code as a numba typed list (`levels`, one memory-
 mapped array of values per seed count, index = seed count), with the binomial table of
-`index.rank` and a scratch board of twelve ``int64`` counts. Values are in half seeds, from the
-view of the player to move, of the seeds on the board only (see `kernels`).
+`index.rank` and a scratch board of ``int64`` counts, one a pit of the rule set's board. Values
+are in half seeds, from the view of the player to move, of the seeds on the board only (see
+`kernels`).
 """
 
 import numpy as np
@@ -12,7 +13,7 @@ from numba import njit, types
 from numba.typed import List
 
 from ..engine.board import board_seeds
-from ..engine.layout import N_HOUSES, N_PITS, OVER, STORE, TO_MOVE
+from ..engine.layout import OVER, STORE, TO_MOVE
 from ..engine.turn import step
 from .index import rank
 
@@ -31,11 +32,14 @@ def level_list(levels: list[np.ndarray]) -> List:
 @njit(cache=True)
 def board_half_seeds(state, levels, binomial, board):
     """The most half seeds the player to move in `state` wins from its board against best
-    play; the board must hold fewer seeds than `levels` has levels."""
-    seeds = board_seeds(state)
+    play; the board must hold fewer seeds than `levels` has levels. `board` is a scratch array
+    of the board's length."""
+    pits = board.shape[0]
     mover = state[TO_MOVE]
-    for pit in range(N_PITS):  # the board seen from the mover's side, as it is stored
-        board[pit] = state[(pit + N_HOUSES * mover) % N_PITS]
+    seeds = 0
+    for pit in range(pits):  # the board seen from the mover's side, as it is stored
+        board[pit] = state[(pit + pits // 2 * mover) % pits]
+        seeds += board[pit]
     return np.int64(levels[seeds][rank(board, seeds, binomial)])
 
 
@@ -51,5 +55,5 @@ def move_half_seeds(state, action, params, levels, binomial, child, board):
     won = 2 * np.int64(child[STORE + mover] - state[STORE + mover])
     if child[OVER] == 0:
         theirs = board_half_seeds(child, levels, binomial, board)
-        won += theirs if child[TO_MOVE] == mover else 2 * board_seeds(child) - theirs
+        won += theirs if child[TO_MOVE] == mover else 2 * board_seeds(child, params) - theirs
     return won

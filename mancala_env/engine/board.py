@@ -1,14 +1,31 @@
-"""Reading and moving the seeds of a board: the helpers every rule shares."""
+"""Reading and moving the seeds of a board: the helpers every rule shares.
+
+A board has ``2 * params[P_HOUSES]`` pits; the rule set's own kernels (`engine.specialise`)
+read that as a constant.
+"""
 
 from numba import njit
 
-from .layout import LAST_CAPTURER, N_HOUSES, N_PITS, OWNER, STORE
+from .layout import LAST_CAPTURER, OWNER, P_HOUSES, STORE
+
+
+@njit(cache=True, inline="always")
+def pit_count(params):
+    """Pits on the board: the rule set's houses a player, on both rows."""
+    return 2 * params[P_HOUSES]
+
+
+@njit(cache=True, inline="always")
+def facing_pit(pit, params):
+    """The pit across the board from `pit`."""
+    return 2 * params[P_HOUSES] - 1 - pit
 
 
 @njit(cache=True)
-def house_pit(player, house):
+def house_pit(player, house, params):
     """The pit of `player`'s house `house` (0-based, in sowing order from their house 1)."""
-    return (player * N_HOUSES + house) % N_PITS
+    houses = params[P_HOUSES]
+    return (player * houses + house) % (2 * houses)
 
 
 @njit(cache=True)
@@ -20,19 +37,19 @@ def take(state, pit, player):
 
 
 @njit(cache=True)
-def row_seeds(state, player):
+def row_seeds(state, player, params):
     """Seeds in the pits `player` owns."""
     total = 0
-    for pit in range(N_PITS):
+    for pit in range(pit_count(params)):
         if state[OWNER + pit] == player:
             total += state[pit]
     return total
 
 
 @njit(cache=True)
-def board_seeds(state):
+def board_seeds(state, params):
     """Seeds in all the pits."""
     total = 0
-    for pit in range(N_PITS):
+    for pit in range(pit_count(params)):
         total += state[pit]
     return total

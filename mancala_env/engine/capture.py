@@ -18,7 +18,7 @@ says.
 
 from numba import njit
 
-from .board import board_seeds, row_seeds, take
+from .board import board_seeds, facing_pit, pit_count, row_seeds, take
 from .layout import (
     CAPTURE_CHAIN,
     CAPTURE_EVEN_PAIRS,
@@ -27,7 +27,6 @@ from .layout import (
     CLOSED,
     FOUR_LAST_OWN_ONLY,
     FOUR_LAST_OWNER,
-    N_PITS,
     OWNER,
     P_CAPTURE,
     P_CAPTURE_COUNTS,
@@ -37,9 +36,11 @@ from .layout import (
     P_FINAL_POT,
     P_FOUR_LAST,
     P_GRAND_SLAM,
+    P_HOUSES,
     P_UUR,
     SLAM_EXTRA_TURN,
     SLAM_NO_CAPTURE,
+    STORE,
     UUR,
 )
 
@@ -65,16 +66,16 @@ def _chain(state, last, mover, params):
     ):
         taken += state[pit]
         houses += 1
-        pit = (pit + step_back) % N_PITS
+        pit = (pit + step_back) % pit_count(params)
     if houses == 0:
         return 0
-    slam = taken == row_seeds(state, opponent)
+    slam = taken == row_seeds(state, opponent, params)
     if slam and params[P_GRAND_SLAM] == SLAM_NO_CAPTURE:
         return 0
     pit = last
     for _ in range(houses):
         take(state, pit, mover)
-        pit = (pit + step_back) % N_PITS
+        pit = (pit + step_back) % pit_count(params)
     if slam and params[P_GRAND_SLAM] == SLAM_EXTRA_TURN:
         return CAPTURED | EXTRA_TURN
     return CAPTURED
@@ -93,7 +94,7 @@ def _make_uur(state, last, facing, mover):
 
 @njit(cache=True)
 def _opposite(state, last, mover, params):
-    facing = N_PITS - 1 - last
+    facing = facing_pit(last, params)
     if state[OWNER + last] != mover or state[last] != 1 or state[facing] == 0:
         return 0
     if state[UUR + last] != 0 or state[UUR + facing] != 0:
@@ -111,7 +112,7 @@ def _opposite(state, last, mover, params):
 def in_final_pot(state, in_hand, params):
     """Whether so few seeds are still in play (on the board, and `in_hand` in the sower's
     hand) that the next last-seed four takes them all (J'erin's eight seeds)."""
-    return board_seeds(state) + in_hand <= params[P_FINAL_POT]
+    return board_seeds(state, params) + in_hand <= params[P_FINAL_POT]
 
 
 @njit(cache=True)
@@ -119,7 +120,7 @@ def _four(state, last, mover, params):
     if state[last] != 4:
         return 0
     if in_final_pot(state, 0, params):  # the first last-seed four anywhere takes every seed left
-        for pit in range(N_PITS):
+        for pit in range(pit_count(params)):
             take(state, pit, mover)
         return CAPTURED
     owner = state[OWNER + last]
@@ -138,19 +139,19 @@ def _even(state, pit):
 
 
 @njit(cache=True)
-def even_pair(state, pit):
+def even_pair(state, pit, params):
     """Whether `pit` and the pit facing it both hold an even number of seeds (2, 4, ...)."""
-    return _even(state, pit) and _even(state, N_PITS - 1 - pit)
+    return _even(state, pit) and _even(state, facing_pit(pit, params))
 
 
 @njit(cache=True)
-def even_pairs(state, mover):
+def even_pairs(state, mover, params):
     """The mover takes every two facing pits that both hold an even number; return flags."""
     flags = 0
-    for pit in range(N_PITS // 2):
-        if even_pair(state, pit):
+    for pit in range(params[P_HOUSES]):
+        if even_pair(state, pit, params):
             take(state, pit, mover)
-            take(state, N_PITS - 1 - pit, mover)
+            take(state, facing_pit(pit, params), mover)
             flags = CAPTURED
     return flags
 
@@ -158,7 +159,7 @@ def even_pairs(state, mover):
 @njit(cache=True)
 def capture(state, last, mover, params):
     """Apply the rule set's capture after a sowing that ended at `last`; return flags."""
-    if last >= N_PITS:  # the last seed fell into a store
+    if last >= STORE:  # the last seed fell into a store
         return 0
     rule = params[P_CAPTURE]
     if rule == CAPTURE_CHAIN:
@@ -168,5 +169,5 @@ def capture(state, last, mover, params):
     if rule == CAPTURE_FOUR:
         return _four(state, last, mover, params)
     if rule == CAPTURE_EVEN_PAIRS:
-        return even_pairs(state, mover)
+        return even_pairs(state, mover, params)
     return 0

@@ -5,17 +5,20 @@ vector of length ``PARAMS_SIZE`` (its options turned into numbers). Every kernel
 ``mancala_env.engine`` reads and writes these two arrays only, so the same compiled code
 serves the single environment, a batch of games (a 2-D array of states) and the search agents.
 
-Board convention: ``N_HOUSES`` houses a player, pits ``0..N-1`` belong to ``player_0`` and
-``N..2N-1`` to ``player_1`` at the start, numbered in the counter-clockwise sowing direction;
-pit ``k`` faces pit ``2N-1-k``.
+Board convention: a rule set has ``N = params[P_HOUSES]`` houses a player (at most
+``MAX_HOUSES``); pits ``0..N-1`` belong to ``player_0`` and ``N..2N-1`` to ``player_1`` at the
+start, numbered in the counter-clockwise sowing direction; pit ``k`` faces pit ``2N-1-k``. The
+state keeps room for ``MAX_PITS`` pits; those past a smaller board's ``2N`` stay empty and
+unowned, and no rule reads them.
 """
 
-N_HOUSES = 6
-N_PITS = 2 * N_HOUSES
+MAX_HOUSES = 6
+MAX_PITS = 2 * MAX_HOUSES
+NO_OWNER = -1  # OWNER of a pit past the board's end
 
 # ---- state vector -------------------------------------------------------------------------
-PITS = 0  # N_PITS seed counts
-STORE = N_PITS  # STORE + p: seeds captured by player p
+PITS = 0  # MAX_PITS seed counts
+STORE = MAX_PITS  # STORE + p: seeds captured by player p
 TO_MOVE = STORE + 2  # 0 or 1
 MOVE_NUMBER = TO_MOVE + 1  # plies (turns) played so far
 OVER = MOVE_NUMBER + 1  # 1 once the game has ended
@@ -25,9 +28,9 @@ LAST_ACTION = SPECIAL_USED + 2  # the last action played, -1 before the first
 END_REASON = LAST_ACTION + 1  # one of the END_* codes below
 LAST_PIT = END_REASON + 1  # the pit the last move lifted, -1 before the first
 OWNER = LAST_PIT + 1  # OWNER + pit: the player who owns the pit
-CLOSED = OWNER + N_PITS  # CLOSED + pit: 1 when the pit is out of play
+CLOSED = OWNER + MAX_PITS  # CLOSED + pit: 1 when the pit is out of play
 MAX_ACTIONS = 96  # lifts, then the special moves (the largest action space of any rule set)
-LEGAL = CLOSED + N_PITS  # LEGAL + action: 1 when the player to move may play it (kept current)
+LEGAL = CLOSED + MAX_PITS  # LEGAL + action: 1 when the player to move may play it (kept current)
 FEED_POSSIBLE = LEGAL + MAX_ACTIONS  # 1 when the player to move could feed a seedless opponent
 LAST_CAPTURER = FEED_POSSIBLE + 1  # the player who last took seeds off the board, -1 if none
 PHASE = LAST_CAPTURER + 1  # PHASE_*: play, or a setting-out step before it
@@ -38,7 +41,7 @@ ROUND_STARTER = ROUNDS_WON + 2  # the player who moved first this round
 ROUND_START_STORE = ROUND_STARTER + 1  # ROUND_START_STORE + p: player p's store as the round began
 ROUND_OVER = ROUND_START_STORE + 2  # 1 once the current round has ended
 UUR = ROUND_OVER + 1  # UUR + pit: 1 + the player owning a 'pregnant' (uur) pit, 0 for none
-SETTING_OUT = UUR + N_PITS  # SETTING_OUT + i: scratch for a variant's setting out (8 slots)
+SETTING_OUT = UUR + MAX_PITS  # SETTING_OUT + i: scratch for a variant's setting out (8 slots)
 WINNER = SETTING_OUT + 8  # once the game is over: the winning player, -1 for a draw
 BOARD_LOW = WINNER + 1  # the fewest seeds the board has held this game (P_STALL_NEW_LOW)
 # 10 Mighty Men's special pieces, one slot each (see `engine.pieces`).
@@ -149,7 +152,8 @@ P_PIECE_RULES = P_PIECE_PIT + MAX_PIECES  # PIECE_RULES_*: when the pieces use t
 P_PIECE_SETTING_OUT = P_PIECE_RULES + 1  # PIECE_SETTING_OUT_*: how the pieces are set out
 P_PIECE_GAME = P_PIECE_SETTING_OUT + 1  # 1: a game of special pieces (moves in `engine.pieces`)
 P_PIECE_UNSOWN = P_PIECE_GAME + 1  # PIECE_UNSOWN_*: whose powers hold without being sown (calm)
-P_USED = P_PIECE_UNSOWN + 1  # the slots the rule sets use so far
+P_HOUSES = P_PIECE_UNSOWN + 1  # houses a player: the board has twice as many pits
+P_USED = P_HOUSES + 1  # the slots the rule sets use so far
 PARAMS_SIZE = 80  # room for the parameters of rule sets still to come
 assert P_USED <= PARAMS_SIZE, f"the parameters need {P_USED} slots; PARAMS_SIZE is {PARAMS_SIZE}"
 
@@ -292,9 +296,9 @@ KIND_NAMES = {
     KIND_SPY: "spy",
 }
 
-# Where a special piece is (PIECE_AT): a pit 0..N_PITS-1, or one of these.
-AT_STORE = N_PITS  # AT_STORE + p: captured by player p
-AT_HAND = N_PITS + 2  # lifted, waiting to be sown or set down again
+# Where a special piece is (PIECE_AT): a pit 0..MAX_PITS-1, or one of these.
+AT_STORE = MAX_PITS  # AT_STORE + p: captured by player p
+AT_HAND = MAX_PITS + 2  # lifted, waiting to be sown or set down again
 AT_NOWHERE = -1  # no piece in this slot (or it became a regular piece)
 
 # A move of pieces under way (MOVE + MOVE_*).

@@ -21,12 +21,12 @@ from .layout import (
     CLOSED,
     CONTINUE_OCCUPIED,
     FIRST_TURN_RIGHTMOST,
-    N_HOUSES,
     OPENING_NONE,
     OPENING_TWO_HOUSES,
     OPENING_TWO_HOUSES_ROUND_START,
     OWNER,
     P_FIRST_TURN,
+    P_HOUSES,
     P_LIFT_ACTIONS,
     P_MIN_LIFT,
     P_N_ACTIONS,
@@ -79,25 +79,25 @@ def make_move(state, action, mover, params):
     if state[PHASE] != PHASE_PLAY:
         return set_out(state, action - lifts, mover, params)
     if action < lifts and _first_turn(state, mover, params):
-        pit = house_pit(mover, action)
+        pit = house_pit(mover, action, params)
         hand = state[pit]
         state[pit] = 0
         last = sow_relay(state, pit, hand, mover, params, CONTINUE_OCCUPIED)
         return ENDLESS if last == ENDLESS else 0  # nothing is captured in the opening turn
     if action < lifts:
-        last = sow(state, house_pit(mover, action), mover, params)
+        last = sow(state, house_pit(mover, action, params), mover, params)
     elif params[P_OPENING] != OPENING_NONE:
-        first = house_pit(mover, action - lifts)
-        second = house_pit(mover, action - lifts + 1)
+        first = house_pit(mover, action - lifts, params)
+        second = house_pit(mover, action - lifts + 1, params)
         hand = state[first] + state[second]
         state[first] = 0
         state[second] = 0
         last = sow_hand(state, second, hand, mover, params)
     else:
-        house = (action - lifts) % N_HOUSES
-        target = house + 1 if action - lifts < N_HOUSES else house - 1
-        source = house_pit(mover, house)
-        state[house_pit(mover, target)] += state[source]
+        house = (action - lifts) % params[P_HOUSES]
+        target = house + 1 if action - lifts < params[P_HOUSES] else house - 1
+        source = house_pit(mover, house, params)
+        state[house_pit(mover, target, params)] += state[source]
         state[source] = 0
         state[SPECIAL_USED + mover] = 1
         return 0
@@ -119,7 +119,7 @@ def rule_candidates(state, mover, params, out):
         return
     if _first_turn(state, mover, params):  # only the rightmost filled house (house 6 side)
         for h in range(lifts - 1, -1, -1):
-            pit = house_pit(mover, h)
+            pit = house_pit(mover, h, params)
             if _own_pit(state, pit, mover) and state[pit] > 0:
                 out[h] = 1
                 return
@@ -127,7 +127,7 @@ def rule_candidates(state, mover, params, out):
     if _opening_turn(state, mover, params):
         opened = False
         for h in range(lifts - 1):
-            first, second = house_pit(mover, h), house_pit(mover, h + 1)
+            first, second = house_pit(mover, h, params), house_pit(mover, h + 1, params)
             if (
                 _own_pit(state, first, mover)
                 and _own_pit(state, second, mover)
@@ -142,23 +142,23 @@ def rule_candidates(state, mover, params, out):
     if min_lift > 1:  # Ouri: single seeds move only when nothing bigger can
         biggest = 0
         for h in range(lifts):
-            pit = house_pit(mover, h)
+            pit = house_pit(mover, h, params)
             if _own_pit(state, pit, mover):
                 biggest = max(biggest, state[pit])
         if biggest < min_lift:
             min_lift = 1
     for h in range(lifts):
-        pit = house_pit(mover, h)
+        pit = house_pit(mover, h, params)
         if _own_pit(state, pit, mover) and state[pit] >= min_lift:
             out[h] = 1
     special = params[P_SPECIAL_MOVE]
     if special != SPECIAL_NONE and state[SPECIAL_USED + mover] == 0:
-        for h in range(N_HOUSES):
-            if state[house_pit(mover, h)] > 0:
-                if h + 1 < N_HOUSES:
+        for h in range(params[P_HOUSES]):
+            if state[house_pit(mover, h, params)] > 0:
+                if h + 1 < params[P_HOUSES]:
                     out[lifts + h] = 1
                 if special == SPECIAL_TRANSFER_EITHER and h > 0:
-                    out[lifts + N_HOUSES + h] = 1
+                    out[lifts + params[P_HOUSES] + h] = 1
 
 
 @njit(cache=True)
@@ -166,9 +166,9 @@ def lifted_pit(action, mover, params):
     """The pit an action empties first (the source house of a transfer)."""
     lifts = params[P_LIFT_ACTIONS]
     if action < lifts:
-        return house_pit(mover, action)
+        return house_pit(mover, action, params)
     if params[P_SETTING_OUT] == SETTING_OUT_CENTRAL_CHOSEN or params[P_PIECE_GAME] == 1:
         return -1  # a setting-out action, or a decision about special pieces, lifts nothing
     if params[P_OPENING] != OPENING_NONE:
-        return house_pit(mover, action - lifts)
-    return house_pit(mover, (action - lifts) % N_HOUSES)
+        return house_pit(mover, action - lifts, params)
+    return house_pit(mover, (action - lifts) % params[P_HOUSES], params)

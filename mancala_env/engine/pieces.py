@@ -30,7 +30,7 @@ The rule page, docs/variants/mighty_men.md, gives the reason for every reading.
 import numpy as np
 from numba import njit
 
-from .board import house_pit, row_seeds
+from .board import facing_pit, house_pit, pit_count, row_seeds
 from .capture import CAPTURED, EXTRA_TURN
 from .layout import (
     AT_HAND,
@@ -61,10 +61,9 @@ from .layout import (
     MOVE_RESOLVED,
     MOVE_SLAM_ALLOWED,
     MOVE_STAMP,
-    N_HOUSES,
-    N_PITS,
     OWNER,
     P_CAPTURE_LAST_SEED,
+    P_HOUSES,
     P_LIFT_ACTIONS,
     P_PIECE_KIND,
     P_PIECE_PIT,
@@ -181,40 +180,41 @@ def _set_down(state, i, pit):
 
 # ---- the board's geometry ---------------------------------------------------------------------
 @njit(cache=True)
-def open_step(state, pit, direction, passed_over):
+def open_step(state, pit, direction, passed_over, params):
     """The next open pit from `pit` going `direction` (+1 on, -1 back), passing over the
     poisoned pits and `passed_over` (the emptied pit of the sowing, -1 for none)."""
-    for _ in range(N_PITS):
-        pit = (pit + direction) % N_PITS
+    pits = pit_count(params)
+    for _ in range(pits):
+        pit = (pit + direction) % pits
         if state[CLOSED + pit] == 0 and pit != passed_over:
             return pit
     return pit
 
 
 @njit(cache=True)
-def _open_pits(state, passed_over):
+def _open_pits(state, passed_over, params):
     count = 0
-    for pit in range(N_PITS):
+    for pit in range(pit_count(params)):
         if state[CLOSED + pit] == 0 and pit != passed_over:
             count += 1
     return count
 
 
 @njit(cache=True)
-def farmer_arc(state, pit, out):
+def farmer_arc(state, pit, out, params):
     """The pits of the Farmer's arc around `pit`, in order, into `out`; returns how many.
 
     Following pit, the pit across from it, the two next on that side (across from `pit` and
     from the preceding pit), then the preceding pit. At the end of a row the pits past it and
     across from them are left out (the arc is shortened), and so are poisoned pits."""
-    house = pit % N_HOUSES
-    following = pit + 1 if house < N_HOUSES - 1 else -1
+    house = pit % params[P_HOUSES]
+    following = pit + 1 if house < params[P_HOUSES] - 1 else -1
     preceding = pit - 1 if house > 0 else -1
     arc = (
         following,
-        N_PITS - 1 - following if following >= 0 else -1,
-        N_PITS - 1 - pit,
-        N_PITS - 1 - preceding if preceding >= 0 else -1,
+        facing_pit(following, params) if following >= 0 else -1,
+        facing_pit(pit, params),
+        facing_pit(preceding, params) if preceding >= 0 else -1,
         preceding,
     )
     n = 0
@@ -251,11 +251,11 @@ def start_pieces(state, params, first_player, seed):
         else:  # PIECE_SETTING_OUT_RANDOM: any pit with room, each equally likely
             seed = _draw(seed)
             room = 0
-            for pit in range(N_PITS):
+            for pit in range(pit_count(params)):
                 if pieces_at(state, pit) < PIECES_PER_PIT:
                     room += 1
             choice = (seed >> 8) % room
-            for pit in range(N_PITS):
+            for pit in range(pit_count(params)):
                 if pieces_at(state, pit) < PIECES_PER_PIT:
                     if choice == 0:
                         _set_down(state, i, pit)
@@ -270,7 +270,7 @@ def start_pieces(state, params, first_player, seed):
 @njit(cache=True)
 def _place(state, v, mover, params):
     """The placing player puts the next piece in their pit `v` (counted from their house 1)."""
-    _set_down(state, state[MOVE + MOVE_PIECE], house_pit(mover, v))
+    _set_down(state, state[MOVE + MOVE_PIECE], house_pit(mover, v, params))
     nxt = _in_hand_any(state)
     if nxt >= 0:
         state[MOVE + MOVE_PIECE] = nxt
@@ -288,13 +288,13 @@ def _in_hand_any(state):
 
 
 @njit(cache=True)
-def _choose_side(state, v):
+def _choose_side(state, v, params):
     """The other player keeps the board (0) or turns it round (1); the placer moves first."""
     if v == 1:
         for i in range(MAX_PIECES):
             at = state[PIECE_AT + i]
-            if state[PIECE_KIND + i] != 0 and 0 <= at < N_PITS:
-                state[PIECE_AT + i] = (at + N_HOUSES) % N_PITS
+            if state[PIECE_KIND + i] != 0 and 0 <= at < pit_count(params):
+                state[PIECE_AT + i] = (at + params[P_HOUSES]) % pit_count(params)
     state[PHASE] = PHASE_PLAY
     state[ROUND_STARTER] = state[SETTING_OUT + SETTING_OUT_DISTRIBUTOR]
     state[SETTING_OUT + SETTING_OUT_CHOICE] = 1 + v  # 1: the board kept, 2: turned round
@@ -308,18 +308,18 @@ def _plain_capture_takes_all(state, origin, mover, params, scratch):
     aside) ends in a capture of every piece left on the opponent's row."""
     scratch[:] = state
     last = sow(scratch, origin, mover, params)
-    facing = N_PITS - 1 - last
+    facing = facing_pit(last, params)
     if scratch[OWNER + last] != mover or scratch[last] != 1 or scratch[facing] == 0:
         return False
-    return scratch[facing] == row_seeds(scratch, 1 - mover)
+    return scratch[facing] == row_seeds(scratch, 1 - mover, params)
 
 
 @njit(cache=True)
 def _every_lift_takes_all(state, mover, params):
     """Whether each lift the mover has would take the opponent's last pieces."""
     scratch = np.empty_like(state)
-    for house in range(N_HOUSES):
-        pit = house_pit(mover, house)
+    for house in range(params[P_HOUSES]):
+        pit = house_pit(mover, house, params)
         liftable = state[CLOSED + pit] == 0 and state[pit] > 0
         if liftable and not _plain_capture_takes_all(state, pit, mover, params, scratch):
             return False
@@ -328,7 +328,7 @@ def _every_lift_takes_all(state, mover, params):
 
 @njit(cache=True)
 def _lift(state, house, mover, params):
-    origin = house_pit(mover, house)
+    origin = house_pit(mover, house, params)
     state[MOVE + MOVE_SLAM_ALLOWED] = 1 if _every_lift_takes_all(state, mover, params) else 0
     state[MOVE + MOVE_ORIGIN] = origin
     state[MOVE + MOVE_HAND] = state[origin]
@@ -360,10 +360,12 @@ def _choose_drop(state, i, place, params):
 
 
 @njit(cache=True)
-def _longest_shift(state):
+def _longest_shift(state, params):
     """The furthest the Hunter or Trickster in hand may move: the other pieces lifted with it,
     and less than once round the open pits."""
-    return min(state[MOVE + MOVE_HAND] - 1, _open_pits(state, state[MOVE + MOVE_ORIGIN]) - 1)
+    return min(
+        state[MOVE + MOVE_HAND] - 1, _open_pits(state, state[MOVE + MOVE_ORIGIN], params) - 1
+    )
 
 
 # ---- a move: the sowing -------------------------------------------------------------------------
@@ -383,7 +385,7 @@ def _sow(state, mover, params):
     calm = params[P_PIECE_RULES] == PIECE_RULES_CALM
     pit = origin
     for place in range(hand):
-        pit = open_step(state, pit, 1, origin)
+        pit = open_step(state, pit, 1, origin, params)
         target = pit
         i = _dropped_at(state, place)
         if i >= 0:
@@ -392,7 +394,7 @@ def _sow(state, mover, params):
                 direction = -1 if state[PIECE_KIND + i] == KIND_TRICKSTER else 1
                 reached = pit
                 for _ in range(distance):
-                    reached = open_step(state, reached, direction, origin)
+                    reached = open_step(state, reached, direction, origin, params)
                 if not (_shielded(state, pit, params) or _shielded(state, reached, params)):
                     target = reached
             state[PIECE_FOUND + i] = state[target]
@@ -410,13 +412,13 @@ def _sow(state, mover, params):
 
 # ---- a move: the powers -----------------------------------------------------------------------
 @njit(cache=True)
-def _borrowable(state, i):
+def _borrowable(state, i, params):
     """Bit k set: a Mighty Man of kind k is in a pit adjoining the Chieftain `i` and he may take
     its power (the Hunter's and Trickster's powers belong to the sowing, which is over)."""
     pit = state[PIECE_AT + i]
     kinds = 0
     for side in (-1, 1):
-        neighbour = open_step(state, pit, side, -1)
+        neighbour = open_step(state, pit, side, -1, params)
         for j in range(MAX_PIECES):
             if j != i and state[PIECE_KIND + j] != 0 and state[PIECE_AT + j] == neighbour:
                 kind = state[PIECE_KIND + j]
@@ -438,7 +440,7 @@ def _farm(state, i, params):
         return
     pit = state[PIECE_AT + i]
     arc = np.empty(5, np.int64)
-    n = farmer_arc(state, pit, arc)
+    n = farmer_arc(state, pit, arc, params)
     spread = min(state[pit] - pieces_at(state, pit), n)
     if spread == 0 or _shielded(state, pit, params):
         return
@@ -490,12 +492,12 @@ def _revert(state, j):
 
 
 @njit(cache=True)
-def flock_pit(state, pit, k):
+def flock_pit(state, pit, k, params):
     """The Shepherd's pit `k` around his pit `pit`: 0 the open pit before it, 1 his own, 2 the
     open pit after it."""
     if k == 1:
         return pit
-    return open_step(state, pit, k - 1, -1)
+    return open_step(state, pit, k - 1, -1, params)
 
 
 @njit(cache=True)
@@ -504,7 +506,7 @@ def _gather_flock(state, i, params):
     came from (a Wise Mother stays, and so does her pit's count), and takes the stamp of
     their arrival wherever he moves them; False when there are not three open pits."""
     pit = state[PIECE_AT + i]
-    before, after = flock_pit(state, pit, 0), flock_pit(state, pit, 2)
+    before, after = flock_pit(state, pit, 0, params), flock_pit(state, pit, 2, params)
     if before == after:
         return False
     state[MOVE + MOVE_FLOCK] = pit
@@ -533,23 +535,23 @@ def _set_down_from_flock(state, j, pit):
 
 
 @njit(cache=True)
-def _flock_total(state):
+def _flock_total(state, params):
     """The pieces in the Shepherd's three pits."""
     total = 0
     for k in range(3):
-        total += state[flock_pit(state, state[MOVE + MOVE_FLOCK], k)]
+        total += state[flock_pit(state, state[MOVE + MOVE_FLOCK], k, params)]
     return total
 
 
 @njit(cache=True)
-def _write_flock_counts(state):
+def _write_flock_counts(state, params):
     """Both counts chosen: the Shepherd's pits take them, the following pit the rest."""
     centre = state[MOVE + MOVE_FLOCK]
     first, second = state[MOVE + MOVE_FLOCK_COUNTS], state[MOVE + MOVE_FLOCK_COUNTS + 1]
-    rest = _flock_total(state) - first - second
-    state[flock_pit(state, centre, 0)] = first
-    state[flock_pit(state, centre, 1)] = second
-    state[flock_pit(state, centre, 2)] = rest
+    rest = _flock_total(state, params) - first - second
+    state[flock_pit(state, centre, 0, params)] = first
+    state[flock_pit(state, centre, 1, params)] = second
+    state[flock_pit(state, centre, 2, params)] = rest
 
 
 @njit(cache=True)
@@ -557,16 +559,16 @@ def _count_range(state, params):
     """The counts allowed for the next of the Shepherd's pits: (first, last)."""
     centre = state[MOVE + MOVE_FLOCK]
     k = 0 if state[MOVE + MOVE_FLOCK_COUNTS] < 0 else 1
-    left = _flock_total(state)
+    left = _flock_total(state, params)
     for j in range(k):
         left -= state[MOVE + MOVE_FLOCK_COUNTS + j]
-    pit = flock_pit(state, centre, k)
+    pit = flock_pit(state, centre, k, params)
     if _shielded(state, pit, params):
         return state[pit], state[pit]
     kept_later = 0
     free_later = False
     for j in range(k + 1, 3):
-        later = flock_pit(state, centre, j)
+        later = flock_pit(state, centre, j, params)
         if _shielded(state, later, params):
             kept_later += state[later]
         else:
@@ -577,9 +579,9 @@ def _count_range(state, params):
 
 
 @njit(cache=True)
-def _flock_room(state, k):
+def _flock_room(state, k, params):
     """Special pieces the Shepherd's pit `k` can still take (its count is written)."""
-    pit = flock_pit(state, state[MOVE + MOVE_FLOCK], k)
+    pit = flock_pit(state, state[MOVE + MOVE_FLOCK], k, params)
     return state[pit] - pieces_at(state, pit)
 
 
@@ -589,7 +591,7 @@ def _resolve(state, i, mover, params):
     while True:
         kind = state[PIECE_ACTS + i]
         if kind == KIND_CHIEFTAIN:
-            kinds = _borrowable(state, i)
+            kinds = _borrowable(state, i, params)
             if kinds == 0:
                 break
             if kinds & (kinds - 1) != 0:  # more than one power to choose from
@@ -664,13 +666,15 @@ def _capture(state, mover, params):
     if state[MOVE + MOVE_CAPTURES] == 0:
         return 0
     last = state[MOVE + MOVE_LAST_PIT]
-    facing = N_PITS - 1 - last
+    facing = facing_pit(last, params)
     capturer = state[MOVE + MOVE_LAST_PIECE]
     if capturer >= 0 and state[PIECE_KIND + capturer] == 0:
         capturer = -1  # the Spy made it a regular piece
     if state[facing] == 0 or state[CLOSED + facing] == 1 or _guarded(state, facing, capturer):
         return 0
-    if state[MOVE + MOVE_SLAM_ALLOWED] == 0 and state[facing] == row_seeds(state, 1 - mover):
+    if state[MOVE + MOVE_SLAM_ALLOWED] == 0 and state[facing] == row_seeds(
+        state, 1 - mover, params
+    ):
         return 0  # not the opponent's last pieces, while another lift would not take them
     take_pieces(state, facing, state[facing], -1, mover, params)
     if params[P_CAPTURE_LAST_SEED] == 1 and not _guarded(state, last, capturer):
@@ -727,8 +731,8 @@ def choices(state, mover, params, out):
     phase = state[PHASE]
     i = state[MOVE + MOVE_PIECE]
     if phase == PHASE_PLACE:
-        for v in range(N_PITS):
-            out[v] = 1 if pieces_at(state, house_pit(mover, v)) < PIECES_PER_PIT else 0
+        for v in range(pit_count(params)):
+            out[v] = 1 if pieces_at(state, house_pit(mover, v, params)) < PIECES_PER_PIT else 0
     elif phase == PHASE_SIDE:
         out[0] = 1
         out[1] = 1
@@ -736,9 +740,9 @@ def choices(state, mover, params, out):
         for v in range(state[MOVE + MOVE_HAND]):
             out[v] = 1 if _dropped_at(state, v) < 0 else 0
     elif phase == PHASE_SHIFT:
-        out[: _longest_shift(state) + 1] = 1
+        out[: _longest_shift(state, params) + 1] = 1
     elif phase == PHASE_BORROW:
-        kinds = _borrowable(state, i)
+        kinds = _borrowable(state, i, params)
         for v in range(1, 11):
             out[v] = (kinds >> v) & 1
     elif phase == PHASE_FLOCK_COUNT:
@@ -746,7 +750,7 @@ def choices(state, mover, params, out):
         out[first : last + 1] = 1
     elif phase == PHASE_FLOCK_PIECE:
         for k in range(3):
-            out[k] = 1 if _flock_room(state, k) > 0 else 0
+            out[k] = 1 if _flock_room(state, k, params) > 0 else 0
     return out.sum()
 
 
@@ -765,9 +769,9 @@ def _decide(state, v, mover, params):
         k = 0 if state[MOVE + MOVE_FLOCK_COUNTS] < 0 else 1
         state[MOVE + MOVE_FLOCK_COUNTS + k] = v
         if k == 1:
-            _write_flock_counts(state)
+            _write_flock_counts(state, params)
     elif phase == PHASE_FLOCK_PIECE:
-        _set_down_from_flock(state, i, flock_pit(state, state[MOVE + MOVE_FLOCK], v))
+        _set_down_from_flock(state, i, flock_pit(state, state[MOVE + MOVE_FLOCK], v, params))
 
 
 @njit(cache=True)
@@ -795,7 +799,7 @@ def make_piece_move(state, action, mover, params):
     if phase == PHASE_PLACE:
         return _place(state, action - lifts, mover, params)
     if phase == PHASE_SIDE:
-        return _choose_side(state, action - lifts)
+        return _choose_side(state, action - lifts, params)
     if phase == PHASE_PLAY:
         _lift(state, action, mover, params)
     else:
@@ -810,7 +814,7 @@ def piece_candidates(state, mover, params, out):
     lifts = params[P_LIFT_ACTIONS]
     if state[PHASE] == PHASE_PLAY:
         for house in range(lifts):
-            pit = house_pit(mover, house)
+            pit = house_pit(mover, house, params)
             out[house] = state[CLOSED + pit] == 0 and state[pit] > 0
         return
     values = np.zeros(VALUES, np.int32)

@@ -15,11 +15,11 @@ from . import layout as L
 POSITION_SLOTS = np.array(
     list(range(L.PITS, L.STORE + 2))
     + [L.TO_MOVE, L.OVER, L.STALL_PLIES, L.SPECIAL_USED, L.SPECIAL_USED + 1, L.LAST_CAPTURER]
-    + list(range(L.OWNER, L.OWNER + L.N_PITS))
-    + list(range(L.CLOSED, L.CLOSED + L.N_PITS))
+    + list(range(L.OWNER, L.OWNER + L.MAX_PITS))
+    + list(range(L.CLOSED, L.CLOSED + L.MAX_PITS))
     + [L.PHASE, L.ROUND, L.ROUNDS_WON, L.ROUNDS_WON + 1, L.ROUND_STARTER]
     + [L.ROUND_START_STORE, L.ROUND_START_STORE + 1, L.ROUND_OVER]
-    + list(range(L.UUR, L.UUR + L.N_PITS))
+    + list(range(L.UUR, L.UUR + L.MAX_PITS))
     + list(range(L.SETTING_OUT, L.SETTING_OUT + 8))
     + [L.WINNER]
     + list(range(L.BOARD_LOW, L.STATE_SIZE)),  # special pieces and a move of them under way

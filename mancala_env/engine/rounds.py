@@ -17,16 +17,16 @@ won rounds), so that every match ends.
 
 from numba import njit
 
+from .board import house_pit
 from .layout import (
     CLOSED,
     END_REASON,
     LAST_CAPTURER,
     MATCH_ROUNDS_WON,
     MATCH_SEEDS,
-    N_HOUSES,
-    N_PITS,
     OVER,
     OWNER,
+    P_HOUSES,
     P_MATCH_END,
     P_MATCH_TARGET,
     P_MAX_ROUNDS,
@@ -99,31 +99,32 @@ def _fill(state, player, pit, count):
 @njit(cache=True)
 def _set_out(state, params):
     """Put the seeds back on the board for the next round."""
-    for pit in range(N_PITS):
-        state[OWNER + pit] = 0 if pit < N_HOUSES else 1
+    row = params[P_HOUSES]
+    for pit in range(2 * row):
+        state[OWNER + pit] = 0 if pit < row else 1
         state[CLOSED + pit] = 1
         state[UUR + pit] = 0
     rule = params[P_ROUNDS]
     if rule == ROUNDS_EQUAL_ROWS:
         dealt = min(state[STORE], state[STORE + 1])
         for player in range(2):
-            for house in range(N_HOUSES):
-                count = dealt // N_HOUSES + (1 if house < dealt % N_HOUSES else 0)
-                _fill(state, player, player * N_HOUSES + house, count)
+            for house in range(row):
+                count = dealt // row + (1 if house < dealt % row else 0)
+                _fill(state, player, house_pit(player, house, params), count)
         return
     houses = [state[STORE] // 4, state[STORE + 1] // 4]
     if rule == ROUNDS_REFILL_OWN_ROW:
         for player in range(2):
-            for house in range(min(houses[player], N_HOUSES)):
-                _fill(state, player, player * N_HOUSES + house, 4)
+            for house in range(min(houses[player], row)):
+                _fill(state, player, house_pit(player, house, params), 4)
         return
     # ROUNDS_FOURS_BUY_HOUSES: the richer player's houses run on into the poorer player's row.
     rich = 0 if houses[0] >= houses[1] else 1
     poor = 1 - rich
     for house in range(houses[rich]):
-        _fill(state, rich, (rich * N_HOUSES + house) % N_PITS, 4)
+        _fill(state, rich, house_pit(rich, house, params), 4)
     for house in range(houses[poor]):
-        _fill(state, poor, poor * N_HOUSES + N_HOUSES - 1 - house, 4)
+        _fill(state, poor, house_pit(poor, row - 1 - house, params), 4)
 
 
 @njit(cache=True)

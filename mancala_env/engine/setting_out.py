@@ -9,11 +9,10 @@ and ``... + 2`` turns the board round.
 
 from numba import njit
 
-from .board import house_pit
+from .board import house_pit, pit_count
 from .capture import EXTRA_TURN
 from .layout import (
-    N_HOUSES,
-    N_PITS,
+    P_HOUSES,
     P_LIFT_ACTIONS,
     P_SETTING_OUT,
     P_SETTING_OUT_LAYOUT,
@@ -39,11 +38,11 @@ from .layout import (
 
 
 @njit(cache=True)
-def central_pit(distributor, i):
+def central_pit(distributor, i, params):
     """The `i`-th central hole in setting-out order: the distributor's houses 3 and 4, then
     the other player's houses 3 and 4."""
     player = distributor if i < 2 else 1 - distributor
-    return house_pit(player, N_HOUSES // 2 - 1 + i % 2)
+    return house_pit(player, params[P_HOUSES] // 2 - 1 + i % 2, params)
 
 
 LAYOUT_BITS = 8  # bits of a random start's seed for each drawn hole count (a count below 256)
@@ -63,11 +62,11 @@ def start_setting_out(state, params, first_player, seed):
     setup = params[P_SETTING_OUT]
     if setup == SETTING_OUT_NONE:
         return
-    state[:N_PITS] = 0
+    state[: pit_count(params)] = 0
     if setup == SETTING_OUT_CENTRAL_CHOSEN:  # the seeds to set out wait in the next central hole
         state[PHASE] = PHASE_SET_OUT
         state[SETTING_OUT + SETTING_OUT_DISTRIBUTOR] = first_player
-        state[central_pit(first_player, 0)] = params[P_TOTAL_SEEDS]
+        state[central_pit(first_player, 0, params)] = params[P_TOTAL_SEEDS]
         return
     left = params[P_TOTAL_SEEDS]
     for i in range(SETTING_OUT_CENTRAL_HOLES - 1):
@@ -76,9 +75,9 @@ def start_setting_out(state, params, first_player, seed):
             if setup == SETTING_OUT_CENTRAL_GIVEN
             else layout_hole(seed, i)
         )
-        state[central_pit(0, i)] = count
+        state[central_pit(0, i, params)] = count
         left -= count
-    state[central_pit(0, SETTING_OUT_CENTRAL_HOLES - 1)] = left
+    state[central_pit(0, SETTING_OUT_CENTRAL_HOLES - 1, params)] = left
     state[SETTING_OUT + SETTING_OUT_FILLED] = SETTING_OUT_CENTRAL_HOLES
 
 
@@ -91,8 +90,8 @@ def set_out(state, choice, mover, params):
     distributor = state[SETTING_OUT + SETTING_OUT_DISTRIBUTOR]
     if state[PHASE] == PHASE_SET_OUT:
         filled = state[SETTING_OUT + SETTING_OUT_FILLED]
-        hole = central_pit(distributor, filled)
-        state[central_pit(distributor, filled + 1)] += state[hole] - choice
+        hole = central_pit(distributor, filled, params)
+        state[central_pit(distributor, filled + 1, params)] += state[hole] - choice
         state[hole] = choice
         filled += 1
         if filled == SETTING_OUT_CENTRAL_HOLES - 1:  # the last hole keeps the seeds left
@@ -102,10 +101,11 @@ def set_out(state, choice, mover, params):
         return EXTRA_TURN if state[PHASE] == PHASE_SET_OUT else 0
     turned = choice == total + 2
     if turned:  # the board turned round: each row's seeds go to the other side
-        for pit in range(N_HOUSES):
+        houses = params[P_HOUSES]
+        for pit in range(houses):
             kept = state[pit]
-            state[pit] = state[pit + N_HOUSES]
-            state[pit + N_HOUSES] = kept
+            state[pit] = state[pit + houses]
+            state[pit + houses] = kept
     state[SETTING_OUT + SETTING_OUT_CHOICE] = (
         SETTING_OUT_CHOICE_TURNED if turned else SETTING_OUT_CHOICE_ACCEPTED
     )
@@ -123,7 +123,9 @@ def setting_out_candidates(state, params, out):
     lifts = params[P_LIFT_ACTIONS]
     if state[PHASE] == PHASE_SET_OUT:  # how many of the seeds left stay in this central hole
         hole = central_pit(
-            state[SETTING_OUT + SETTING_OUT_DISTRIBUTOR], state[SETTING_OUT + SETTING_OUT_FILLED]
+            state[SETTING_OUT + SETTING_OUT_DISTRIBUTOR],
+            state[SETTING_OUT + SETTING_OUT_FILLED],
+            params,
         )
         for count in range(min(state[hole], params[P_TOTAL_SEEDS]) + 1):
             out[lifts + count] = 1
@@ -141,7 +143,7 @@ def set_out_sampled(state, action, params, choices):
         return True
     count = action - params[P_LIFT_ACTIONS]
     filled = state[SETTING_OUT + SETTING_OUT_FILLED]
-    here = state[central_pit(state[SETTING_OUT + SETTING_OUT_DISTRIBUTOR], filled)]
+    here = state[central_pit(state[SETTING_OUT + SETTING_OUT_DISTRIBUTOR], filled, params)]
     if count == here // (SETTING_OUT_CENTRAL_HOLES - filled):
         return True
     if choices == 1:

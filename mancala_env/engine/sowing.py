@@ -28,14 +28,14 @@ from .layout import (
     CONTINUE_UNTIL_TAKEN,
     FOUR_ON_THE_WAY_NONE,
     FOUR_ON_THE_WAY_OWNER,
-    N_HOUSES,
-    N_PITS,
+    MAX_PITS,
     OWNER,
     P_CAPTURE,
     P_CONTINUE,
     P_DIRECTION,
     P_END_BOARD_AT_MOST,
     P_FOUR_ON_THE_WAY,
+    P_HOUSES,
     P_REMAINDER,
     P_SKIP_ORIGIN,
     P_SOW_INTO_STORE,
@@ -57,18 +57,19 @@ def next_position(state, pos, mover, params):
     """The position after `pos` on the mover's sowing circuit (a pit, or the mover's store)."""
     direction = params[P_DIRECTION]
     into_store = params[P_SOW_INTO_STORE] == 1
+    houses = params[P_HOUSES]
     while True:
         if pos == STORE:
-            pos = N_HOUSES
+            pos = houses
         elif pos == STORE + 1:
             pos = 0
-        elif into_store and mover == 0 and pos == N_HOUSES - 1:
+        elif into_store and mover == 0 and pos == houses - 1:
             pos = STORE
-        elif into_store and mover == 1 and pos == N_PITS - 1:
+        elif into_store and mover == 1 and pos == 2 * houses - 1:
             pos = STORE + 1
         else:
-            pos = (pos + direction) % N_PITS
-        if pos >= N_PITS or state[CLOSED + pos] == 0:
+            pos = (pos + direction) % (2 * houses)
+        if pos >= STORE or state[CLOSED + pos] == 0:
             return pos
 
 
@@ -92,7 +93,7 @@ def _decides_the_rest(state, hand, params):
     wins them all at once: Ncho's 'the player who wins the eleventh four also wins the last'."""
     return (
         params[P_REMAINDER] == REMAINDER_LAST_CAPTURER
-        and board_seeds(state) + hand <= params[P_END_BOARD_AT_MOST]
+        and board_seeds(state, params) + hand <= params[P_END_BOARD_AT_MOST]
     )
 
 
@@ -115,7 +116,7 @@ def sow_lap(state, start, hand, mover, move_origin, params):
             continue
         state[pos] += 1
         hand -= 1
-        if fours_on_the_way != FOUR_ON_THE_WAY_NONE and hand > 0 and pos < N_PITS:
+        if fours_on_the_way != FOUR_ON_THE_WAY_NONE and hand > 0 and pos < STORE:
             taker = _take_four_on_the_way(state, pos, mover, hand, params)
             if taker >= 0 and _decides_the_rest(state, hand, params):
                 state[STORE + taker] += hand
@@ -148,16 +149,16 @@ def relay_goes_on(state, last, mover, params, rule):
     - CONTINUE_UNTIL_TAKEN: until the last seed makes an even pair, whatever its count.
     With the even-pairs capture, the pairs the lap made are taken before the relay goes on.
     """
-    if rule == CONTINUE_NEVER or last >= N_PITS:
+    if rule == CONTINUE_NEVER or last >= STORE:
         return False
     count = state[last]
     if rule == CONTINUE_OCCUPIED and (count <= 1 or (params[P_STOP_AT_FOUR] == 1 and count == 4)):
         return False
     if rule in (CONTINUE_EVEN, CONTINUE_UNTIL_TAKEN):
-        if even_pair(state, last) or (rule == CONTINUE_EVEN and count % 2 == 1):
+        if even_pair(state, last, params) or (rule == CONTINUE_EVEN and count % 2 == 1):
             return False
         if params[P_CAPTURE] == CAPTURE_EVEN_PAIRS:
-            even_pairs(state, mover)  # the other even pairs, before the next lap
+            even_pairs(state, mover, params)  # the other even pairs, before the next lap
     # a pregnant pit keeps its seeds for its owner, or is lifted like any other
     return state[UUR + last] == 0 or params[P_UUR_RELAY] != UUR_RELAY_END
 
@@ -173,9 +174,9 @@ def relay_lap(state, start, origin, mover, params):
 @njit(cache=True, inline="always")
 def _same_lap(state, last, seen):
     """Whether the board and the pit the next lap starts from are those saved in `seen`."""
-    if seen[N_PITS] != last:
+    if seen[MAX_PITS] != last:
         return False
-    for pit in range(N_PITS):  # noqa: SIM110 - a loop, not a generator, in compiled code
+    for pit in range(MAX_PITS):  # noqa: SIM110 - a loop, not a generator, in compiled code
         if state[pit] != seen[pit]:
             return False
     return True
@@ -193,13 +194,13 @@ def sow_relay(state, origin, hand, mover, params, rule):
     last = sow_lap(state, origin, hand, mover, origin, params)
     if not relay_goes_on(state, last, mover, params, rule):
         return last
-    seen = np.empty(N_PITS + 1, state.dtype)
+    seen = np.empty(MAX_PITS + 1, state.dtype)
     power = 1
     since_saved = 0
     while True:
         if since_saved == power - 1:  # Brent: save the pair, then look twice as far ahead
-            seen[:N_PITS] = state[:N_PITS]
-            seen[N_PITS] = last
+            seen[:MAX_PITS] = state[:MAX_PITS]
+            seen[MAX_PITS] = last
             power *= 2
             since_saved = 0
         else:

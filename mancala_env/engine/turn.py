@@ -12,7 +12,7 @@ them by the same offsets.
 import numpy as np
 from numba import njit
 
-from .board import board_seeds, house_pit, row_seeds
+from .board import board_seeds, house_pit, pit_count, row_seeds
 from .capture import CAPTURED, EXTRA_TURN
 from .layout import (
     BOARD_LOW,
@@ -34,11 +34,11 @@ from .layout import (
     LAST_PIT,
     LEGAL,
     MAX_ACTIONS,
+    MAX_PITS,
     MOVE_NUMBER,
-    N_HOUSES,
-    N_PITS,
     NO_MOVE_PASS,
     NO_MOVE_RETALIATE,
+    NO_OWNER,
     OVER,
     OWNER,
     P_CONTINUE,
@@ -48,6 +48,7 @@ from .layout import (
     P_END_EACH_SIDE_EXACTLY,
     P_END_MAJORITY,
     P_FEEDING,
+    P_HOUSES,
     P_LIFT_ACTIONS,
     P_MIN_LIFT,
     P_N_ACTIONS,
@@ -89,7 +90,7 @@ def _outcome(state, action, mover, params, scratch):
     scratch[:] = state
     if make_move(scratch, action, mover, params) == ENDLESS:
         return -1
-    return 1 if row_seeds(scratch, 1 - mover) > 0 else 0
+    return 1 if row_seeds(scratch, 1 - mover, params) > 0 else 0
 
 
 @njit(cache=True)
@@ -101,7 +102,7 @@ def legal_actions(state, params, out):
     mover = state[TO_MOVE]
     rule_candidates(state, mover, params, out)
     feeding = params[P_FEEDING]
-    opponent_empty = row_seeds(state, 1 - mover) == 0
+    opponent_empty = row_seeds(state, 1 - mover, params) == 0
     if params[P_CONTINUE] == CONTINUE_NEVER and not (opponent_empty and feeding != FEED_NONE):
         return 0  # single laps always end, and no feeding to check: no move need be tried
     scratch = np.empty(STATE_SIZE, state.dtype)
@@ -119,7 +120,7 @@ def legal_actions(state, params, out):
     if opponent_empty and feeding == FEED_FORCED and feeds == 0 and params[P_MIN_LIFT] > 1:
         # The feeding obligation outranks the rule against lifting single seeds.
         for house in range(params[P_LIFT_ACTIONS]):
-            pit = house_pit(mover, house)
+            pit = house_pit(mover, house, params)
             if (
                 state[OWNER + pit] == mover
                 and state[pit] > 0
@@ -131,19 +132,19 @@ def legal_actions(state, params, out):
 
 
 @njit(cache=True)
-def free_row_seeds(state, player):
+def free_row_seeds(state, player, params):
     """Seeds `player` could still move: those in their pits that are not pregnant (uur)."""
     total = 0
-    for pit in range(N_PITS):
+    for pit in range(pit_count(params)):
         if state[OWNER + pit] == player and state[UUR + pit] == 0:
             total += state[pit]
     return total
 
 
 @njit(cache=True)
-def _hand_out_uur(state):
+def _hand_out_uur(state, params):
     """A round is over: each pregnant (uur) pit's seeds go to the pit's owner, on either row."""
-    for pit in range(N_PITS):
+    for pit in range(pit_count(params)):
         if state[UUR + pit] != 0:
             state[STORE + state[UUR + pit] - 1] += state[pit]
             state[pit] = 0
@@ -151,32 +152,34 @@ def _hand_out_uur(state):
 
 
 @njit(cache=True)
-def _finish(state, remainder, reason):
+def _finish(state, remainder, reason, params):
     """End the game: hand out the seeds still on the board and record why it ended."""
     if remainder == REMAINDER_LAST_MOVER:  # the player to move has none: the other moved last
-        _award_board(state, 1 - state[TO_MOVE], reason)
+        _award_board(state, 1 - state[TO_MOVE], reason, params)
         return
-    _hand_out_uur(state)
-    for pit in range(N_PITS):
+    _hand_out_uur(state, params)
+    for pit in range(pit_count(params)):
         pieces_follow(state, pit, state[OWNER + pit])
     if remainder == REMAINDER_LAST_CAPTURER and state[LAST_CAPTURER] >= 0:
-        state[STORE + state[LAST_CAPTURER]] += board_seeds(state)
+        state[STORE + state[LAST_CAPTURER]] += board_seeds(state, params)
     elif remainder == REMAINDER_SPLIT:
-        left = board_seeds(state)
+        left = board_seeds(state, params)
         half = left // 2
         state[STORE] += half
         state[STORE + 1] += half
         if left % 2 == 1:
-            state[STORE + (0 if row_seeds(state, 0) > row_seeds(state, 1) else 1)] += 1
+            state[
+                STORE + (0 if row_seeds(state, 0, params) > row_seeds(state, 1, params) else 1)
+            ] += 1
     else:
         for player in range(2):
-            state[STORE + player] += row_seeds(state, player)
-    _end_round(state, reason)
+            state[STORE + player] += row_seeds(state, player, params)
+    _end_round(state, reason, params)
 
 
 @njit(cache=True)
-def _end_round(state, reason):
-    for pit in range(N_PITS):
+def _end_round(state, reason, params):
+    for pit in range(pit_count(params)):
         state[pit] = 0
     state[ROUND_OVER] = 1
     state[END_REASON] = reason
@@ -184,13 +187,13 @@ def _end_round(state, reason):
 
 
 @njit(cache=True)
-def _award_board(state, player, reason):
+def _award_board(state, player, reason, params):
     """End the game with every seed left on the board going to `player`."""
-    _hand_out_uur(state)
-    for pit in range(N_PITS):
+    _hand_out_uur(state, params)
+    for pit in range(pit_count(params)):
         pieces_follow(state, pit, player)
-    state[STORE + player] += board_seeds(state)
-    _end_round(state, reason)
+    state[STORE + player] += board_seeds(state, params)
+    _end_round(state, reason, params)
 
 
 @njit(cache=True)
@@ -205,7 +208,7 @@ def _count_legal(state, params):
 def _too_few_seeds(state, seeds, params):
     """The end rules on how many seeds are left: on the board, on both rows, on either, or
     exactly so many on each row."""
-    row_0, row_1 = free_row_seeds(state, 0), free_row_seeds(state, 1)
+    row_0, row_1 = free_row_seeds(state, 0, params), free_row_seeds(state, 1, params)
     return (
         seeds <= params[P_END_BOARD_AT_MOST]
         or max(row_0, row_1) <= params[P_END_EACH_SIDE_AT_MOST]
@@ -217,22 +220,22 @@ def _too_few_seeds(state, seeds, params):
 @njit(cache=True)
 def _ended_by_position(state, params):
     """Apply the end rules that depend on the position alone; True if the game ended."""
-    seeds = board_seeds(state)
+    seeds = board_seeds(state, params)
     total = seeds + state[STORE] + state[STORE + 1]
     if seeds == 0:
-        _finish(state, params[P_REMAINDER], END_BOARD_EMPTY)
+        _finish(state, params[P_REMAINDER], END_BOARD_EMPTY, params)
     elif params[P_END_MAJORITY] == 1 and (
         2 * max(state[STORE], state[STORE + 1]) > total
         or (state[STORE] == state[STORE + 1] and 2 * state[STORE] == total)
     ):
-        _finish(state, params[P_REMAINDER], END_MAJORITY)
+        _finish(state, params[P_REMAINDER], END_MAJORITY, params)
     elif (
         params[P_END_BOARD_AT_MOST] >= 0
         or params[P_END_EACH_SIDE_AT_MOST] >= 0
         or params[P_END_ANY_SIDE_AT_MOST] >= 0
         or params[P_END_EACH_SIDE_EXACTLY] >= 0
     ) and _too_few_seeds(state, seeds, params):
-        _finish(state, params[P_REMAINDER], END_FEW_SEEDS)
+        _finish(state, params[P_REMAINDER], END_FEW_SEEDS, params)
     return state[ROUND_OVER] == 1
 
 
@@ -266,27 +269,27 @@ def _settle_turn(state, params):
         if (
             params[P_FEEDING] == FEED_PENALTY
             and state[FEED_POSSIBLE] == 0
-            and row_seeds(state, 1 - mover) == 0
+            and row_seeds(state, 1 - mover, params) == 0
         ):
-            _award_board(state, mover, END_CANNOT_FEED)
+            _award_board(state, mover, END_CANNOT_FEED, params)
             return
         if _count_legal(state, params) > 0:
             if state[PHASE] == PHASE_PLAY and state[STALL_PLIES] >= params[P_STALL_LIMIT]:
-                _finish(state, params[P_STALL_REMAINDER], END_STALL)
+                _finish(state, params[P_STALL_REMAINDER], END_STALL, params)
             return
-        if free_row_seeds(state, mover) > 0:  # seeds, but every move is forbidden
-            unfed = row_seeds(state, 1 - mover) == 0
-            _finish(state, params[P_REMAINDER], END_CANNOT_FEED if unfed else END_NO_MOVE)
+        if free_row_seeds(state, mover, params) > 0:  # seeds, but every move is forbidden
+            unfed = row_seeds(state, 1 - mover, params) == 0
+            _finish(state, params[P_REMAINDER], END_CANNOT_FEED if unfed else END_NO_MOVE, params)
             return
         rule = params[P_NO_MOVE]
         if rule == NO_MOVE_RETALIATE:
-            _award_board(state, mover, END_NO_MOVE)
+            _award_board(state, mover, END_NO_MOVE, params)
             return
         if rule != NO_MOVE_PASS:
-            _finish(state, params[P_REMAINDER], END_NO_MOVE)
+            _finish(state, params[P_REMAINDER], END_NO_MOVE, params)
             return
         state[TO_MOVE] = 1 - mover
-    _finish(state, params[P_REMAINDER], END_NO_MOVE)
+    _finish(state, params[P_REMAINDER], END_NO_MOVE, params)
 
 
 @njit(cache=True)
@@ -302,9 +305,9 @@ def step(state, action, params):
     mover = state[TO_MOVE]
     opponent = 1 - mover
     penalty = params[P_FEEDING] == FEED_PENALTY  # (the only reader of the two below)
-    opponent_was_empty = penalty and row_seeds(state, opponent) == 0
+    opponent_was_empty = penalty and row_seeds(state, opponent, params) == 0
     could_feed = state[FEED_POSSIBLE] == 1
-    seeds_before = board_seeds(state)
+    seeds_before = board_seeds(state, params)
     decision = state[PHASE] != PHASE_PLAY  # a setting-out step, or a decision within a move
     flags = make_move(state, action, mover, params)
     state[MOVE_NUMBER] += 1
@@ -312,7 +315,7 @@ def step(state, action, params):
     if not decision:  # a decision is no turn, and no ply towards the stall limit
         state[LAST_PIT] = lifted_pit(action, mover, params)
         state[TURNS + mover] += 1
-    seeds = board_seeds(state)
+    seeds = board_seeds(state, params)
     if params[P_STALL_NEW_LOW] == 1:  # seeds can come back (the Witch Doctor): count new lows
         taken = seeds < state[BOARD_LOW]
         state[BOARD_LOW] = min(seeds, state[BOARD_LOW])
@@ -322,12 +325,12 @@ def step(state, action, params):
         state[STALL_PLIES] = 0
     elif not decision:
         state[STALL_PLIES] += 1
-    if opponent_was_empty and row_seeds(state, opponent) == 0:
+    if opponent_was_empty and row_seeds(state, opponent, params) == 0:
         if flags & CAPTURED:
             # The opponent's last seeds were captured: the mover keeps their own.
-            _finish(state, params[P_REMAINDER], END_NO_MOVE)
+            _finish(state, params[P_REMAINDER], END_NO_MOVE, params)
         elif could_feed:
-            _award_board(state, opponent, END_PENALTY)
+            _award_board(state, opponent, END_PENALTY, params)
     if state[ROUND_OVER] == 0:
         state[TO_MOVE] = mover if flags & EXTRA_TURN else opponent
     begin_turn(state, params)
@@ -339,9 +342,10 @@ def new_game(params, first_player, out, seed=0):
     """Write the starting position into `out` and settle the first turn (`seed`: the rule
     set's random start, from `starts.random_start_seeds`)."""
     out[:] = 0
-    for pit in range(N_PITS):
+    for pit in range(pit_count(params)):
         out[pit] = params[P_SEEDS_PER_HOUSE]
-        out[OWNER + pit] = 0 if pit < N_HOUSES else 1
+        out[OWNER + pit] = 0 if pit < params[P_HOUSES] else 1
+    out[OWNER + pit_count(params) : OWNER + MAX_PITS] = NO_OWNER  # past a smaller board's end
     out[TO_MOVE] = first_player
     out[ROUND_STARTER] = first_player
     out[LAST_ACTION] = -1
@@ -351,7 +355,7 @@ def new_game(params, first_player, out, seed=0):
     start_setting_out(out, params, first_player, seed)
     if params[P_PIECE_GAME] == 1:
         start_pieces(out, params, first_player, seed)
-    out[BOARD_LOW] = board_seeds(out)
+    out[BOARD_LOW] = board_seeds(out, params)
     begin_turn(out, params)
 
 

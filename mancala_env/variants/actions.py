@@ -91,9 +91,10 @@ def describe_blocks(blocks: tuple[ActionBlock, ...], params: np.ndarray) -> list
 
 # ---- the lifts -----------------------------------------------------------------------------
 def _lift_words(value: int, state: np.ndarray, params: np.ndarray) -> str:
-    if value < L.N_HOUSES:
+    houses = int(params[L.P_HOUSES])
+    if value < houses:
         return f"lifts house {value + 1}"
-    return f"lifts the opponent's house {value - L.N_HOUSES + 1}, now theirs"
+    return f"lifts the opponent's house {value - houses + 1}, now theirs"
 
 
 LIFTS = ActionBlock(
@@ -112,8 +113,8 @@ def _odu(step: int) -> ActionBlock:
     def size(params: np.ndarray) -> int:
         special = params[L.P_SPECIAL_MOVE]
         if step < 0:
-            return L.N_HOUSES if special == L.SPECIAL_TRANSFER_EITHER else 0
-        return L.N_HOUSES if special != L.SPECIAL_NONE else 0
+            return int(params[L.P_HOUSES]) if special == L.SPECIAL_TRANSFER_EITHER else 0
+        return int(params[L.P_HOUSES]) if special != L.SPECIAL_NONE else 0
 
     return ActionBlock(
         "odu forward" if step > 0 else "odu back",
@@ -140,7 +141,8 @@ TWO_HOUSE_OPENING = ActionBlock(
 # ---- Mangala's setting out: the seeds left in each central hole, then accept or turn ----------
 def _hole_question(state: np.ndarray, params: np.ndarray) -> str:
     filled = int(state[L.SETTING_OUT + L.SETTING_OUT_FILLED])
-    seeds = int(state[central_pit(int(state[L.SETTING_OUT + L.SETTING_OUT_DISTRIBUTOR]), filled)])
+    distributor = int(state[L.SETTING_OUT + L.SETTING_OUT_DISTRIBUTOR])
+    seeds = int(state[central_pit(distributor, filled, params)])
     return f"how many of the {seeds} seeds stay in central hole {filled + 1}? (0-{seeds})"
 
 

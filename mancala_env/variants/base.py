@@ -89,16 +89,19 @@ def match_flag() -> Any:
     )
 
 
+def bounded(default: int, low: int, high: int, doc: str) -> Any:
+    """A dataclass field holding an integer from `low` to `high`."""
+    return field(default=default, metadata={"low": low, "high": high, "doc": doc})
+
+
 def max_rounds_field() -> Any:
     """The option that bounds a match, so that every match ends."""
-    return field(
-        default=100,
-        metadata={
-            "low": 1,
-            "high": 127,
-            "doc": "rounds after which an undecided match is decided on the seeds held "
-            "(on rounds won, where rounds won decide the match)",
-        },
+    return bounded(
+        100,
+        1,
+        127,
+        "rounds after which an undecided match is decided on the seeds held "
+        "(on rounds won, where rounds won decide the match)",
     )
 
 
@@ -160,28 +163,40 @@ RELAY_REPEATS = (
 )
 
 
+SOURCE_HOUSES = 6  # every source's board: two rows of six houses
+
+
 def rule_params(**values: int) -> np.ndarray:
-    """The rule parameter vector: neutral defaults overridden by `values` (names without P_)."""
+    """The rule parameter vector: neutral defaults overridden by `values` (names without P_).
+
+    HOUSES (houses a player, six by default) also sets the defaults that follow from the board:
+    a move lifts one of the mover's houses, a chain may run the length of a row, and every pit
+    starts with SEEDS_PER_HOUSE seeds.
+    """
     params = np.zeros(L.PARAMS_SIZE, dtype=np.int32)
+    houses = values.get("HOUSES", SOURCE_HOUSES)
+    if not 1 <= houses <= L.MAX_HOUSES:
+        raise ValueError(f"a board has 1 to {L.MAX_HOUSES} houses a player, not {houses}")
     defaults = {
+        "HOUSES": houses,
         "SEEDS_PER_HOUSE": 4,
         "CONTINUE": L.CONTINUE_NEVER,
         "SKIP_ORIGIN": L.SKIP_MOVE_ORIGIN,
         "CAPTURE_COUNTS": 0,
-        "CHAIN_MAX": L.N_HOUSES,
+        "CHAIN_MAX": houses,
         "MIN_LIFT": 1,
         "END_BOARD_AT_MOST": -1,
         "END_EACH_SIDE_AT_MOST": -1,
         "END_ANY_SIDE_AT_MOST": -1,
         "END_EACH_SIDE_EXACTLY": -1,
         "DIRECTION": 1,
-        "LIFT_ACTIONS": L.N_HOUSES,
+        "LIFT_ACTIONS": houses,
         "MAX_ROUNDS": 100,
     }
     for name, value in {**defaults, **values}.items():
         params[getattr(L, "P_" + name)] = value
     if "TOTAL_SEEDS" not in values:
-        params[L.P_TOTAL_SEEDS] = params[L.P_SEEDS_PER_HOUSE] * L.N_PITS
+        params[L.P_TOTAL_SEEDS] = params[L.P_SEEDS_PER_HOUSE] * 2 * houses
     return params
 
 

@@ -37,6 +37,7 @@ import numpy as np
 from ..engine import layout as L
 from .actions import LIFTS, PIECE_DECISION
 from .base import (
+    SOURCE_HOUSES,
     STALL_STOP_LAST,
     RuleOptions,
     Variant,
@@ -121,7 +122,7 @@ class MightyMenCalmOptions(MightyMenOptions):
 
 def fixed_pit(i: int) -> int:
     """The pit of piece `i` in the fixed setting out: houses 1, 1, 2, 2, ... of alternate rows."""
-    return (i % 2) * L.N_HOUSES + (i // 2) % L.N_HOUSES
+    return (i % 2) * SOURCE_HOUSES + (i // 2) % SOURCE_HOUSES
 
 
 def to_params(options: MightyMenOptions, rules: int = L.PIECE_RULES_MAHER) -> np.ndarray:

@@ -17,6 +17,7 @@ from ..engine import layout as L
 from ..engine.board import house_pit
 from ..engine.pieces import decision_asked, first_flock_count_range, flock_pit
 from ..snapshot_fields import COUNTER_MAX, SnapshotError, choose, integer
+from .base import SOURCE_HOUSES
 
 KIND_CODES = {name: kind for kind, name in L.KIND_NAMES.items()}
 MOVE_FIELDS = {
@@ -42,6 +43,8 @@ PIECE_FIELDS = {
 }
 UNSET_AS_MINUS_ONE = ("drop", "flock_from")  # piece fields that are -1 when not in use
 
+PITS = 2 * SOURCE_HOUSES  # 10 Mighty Men's board: two rows of six
+
 
 SOWING_PHASES = (L.PHASE_DROP, L.PHASE_SHIFT)  # a lifted hand is not sown yet
 
@@ -58,11 +61,10 @@ def _place_code(value: Any) -> int:
     names = {"hand": L.AT_HAND, "store_0": L.AT_STORE, "store_1": L.AT_STORE + 1}
     if isinstance(value, str) and value in names:
         return names[value]
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < L.N_PITS:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < PITS:
         return value
     raise SnapshotError(
-        f"a piece's 'at' must be a pit 0..{L.N_PITS - 1}, 'store_0', 'store_1' or 'hand', "
-        f"got {value!r}"
+        f"a piece's 'at' must be a pit 0..{PITS - 1}, 'store_0', 'store_1' or 'hand', got {value!r}"
     )
 
 
@@ -127,7 +129,7 @@ def restore_pieces(snapshot: dict[str, Any], state: np.ndarray, params: np.ndarr
     for i, entry in enumerate(pieces):
         _restore_piece(entry, i, state, params, phase)
     _check_places(state, n, phase)
-    board = int(state[: L.N_PITS].sum())
+    board = int(state[:PITS].sum())
     lowest = total if snapshot.get("to_move") is None else board  # the end empties the board
     state[L.BOARD_LOW] = integer(snapshot.get("board_low", board), "board_low", 0, lowest)
     if phase in SOWING_PHASES or phase in AFTER_SOWING_PHASES:
@@ -143,16 +145,16 @@ def _restore_move(snapshot: dict[str, Any], state: np.ndarray, n: int, total: in
     if not isinstance(move, dict) or set(move) - set(MOVE_FIELDS):
         raise SnapshotError(f"'move' must be a dict with entries {', '.join(MOVE_FIELDS)}")
     ranges = {
-        "origin": (0, L.N_PITS - 1),
+        "origin": (0, PITS - 1),
         "hand": (0, total),
         "piece": (0, max(n - 1, 0)),
-        "last_pit": (0, L.N_PITS - 1),
+        "last_pit": (0, PITS - 1),
         "last_piece": (-1, n - 1),
         "captures": (0, 1),
         "slam_allowed": (0, 1),
         "resolved": (-1, total),
         "stamps": (0, COUNTER_MAX),
-        "flock": (-1, L.N_PITS - 1),
+        "flock": (-1, PITS - 1),
         "flock_first": (-1, total),
         "flock_second": (-1, total),
     }
@@ -187,9 +189,9 @@ def _restore_piece(entry: Any, i: int, state: np.ndarray, params: np.ndarray, ph
     ranges = {
         "since": (0, stamps),
         "drop": (-1, hand - 1),
-        "shift": (-1 if phase in SOWING_PHASES else 0, L.N_PITS - 1 if in_move else 0),
+        "shift": (-1 if phase in SOWING_PHASES else 0, PITS - 1 if in_move else 0),
         "found": (0, int(params[L.P_TOTAL_SEEDS]) if phase in AFTER_SOWING_PHASES else 0),
-        "flock_from": (-1, L.N_PITS - 1 if phase in FLOCK_PHASES else -1),
+        "flock_from": (-1, PITS - 1 if phase in FLOCK_PHASES else -1),
     }
     for key, slot in PIECE_FIELDS.items():
         low, high = ranges[key]
@@ -227,15 +229,15 @@ def _check_places(state: np.ndarray, n: int, phase: int) -> None:
             raise SnapshotError(
                 f"pieces[{i}].at: no piece is {_place_name(at)!r} in phase {L.PHASE_NAMES[phase]!r}"
             )
-        if 0 <= at < L.N_PITS and state[L.CLOSED + at]:
+        if 0 <= at < PITS and state[L.CLOSED + at]:
             raise SnapshotError(f"pieces[{i}].at: pit {at} is closed (poisoned)")
-    for place in range(L.N_PITS + 2):
+    for place in range(PITS + 2):
         held = sum(1 for i in range(n) if _at(state, i) == place)
         most = int(state[place])
-        if phase in SETTING_PHASES and place < L.N_PITS:
+        if phase in SETTING_PHASES and place < PITS:
             most = min(most, L.PIECES_PER_PIT)
         if held > most:
-            where = f"pit {place}" if place < L.N_PITS else _place_name(place)
+            where = f"pit {place}" if place < PITS else _place_name(place)
             raise SnapshotError(
                 f"{held} special pieces are in {where}, which holds {state[place]} pieces"
                 + (f" (at most {L.PIECES_PER_PIT} when set out)" if phase in SETTING_PHASES else "")
@@ -251,7 +253,7 @@ def _check_move(state: np.ndarray, params: np.ndarray, n: int, phase: int, total
     move = L.MOVE
     hand = int(state[move + L.MOVE_HAND])
     origin = int(state[move + L.MOVE_ORIGIN])
-    own_pits = [house_pit(mover, h) for h in range(L.N_HOUSES)]
+    own_pits = [house_pit(mover, h, params) for h in range(SOURCE_HOUSES)]
     choose(origin, "move.origin (a pit of the mover's row)", tuple(own_pits))
     integer(hand, "move.hand (the pieces lifted)", 1, total)
     in_hand = [i for i in range(n) if _at(state, i) == L.AT_HAND]
@@ -293,13 +295,13 @@ def _check_after_sowing(
         waiting = state[L.PIECE_ACTS + i] != 0
         if waiting and state[L.PIECE_DROP + i] < resolved:
             raise SnapshotError(f"pieces[{i}].acts: its power was resolved already")
-        if state[L.PIECE_DROP + i] >= 0 and _at(state, i) >= L.N_PITS and i not in in_hand:
+        if state[L.PIECE_DROP + i] >= 0 and _at(state, i) >= PITS and i not in in_hand:
             raise SnapshotError(f"pieces[{i}].at: a piece sown this move is in a pit")
     if phase not in FLOCK_PHASES:
         return
     centre = int(state[L.MOVE + L.MOVE_FLOCK])
-    integer(centre, "move.flock (the Shepherd's pit)", 0, L.N_PITS - 1)
-    pits = [int(flock_pit(state, centre, k)) for k in range(3)]
+    integer(centre, "move.flock (the Shepherd's pit)", 0, PITS - 1)
+    pits = [int(flock_pit(state, centre, k, params)) for k in range(3)]
     if len(set(pits)) < 3 or any(state[L.CLOSED + p] for p in pits):
         raise SnapshotError(f"move.flock: pit {centre} and its neighbours are not three open pits")
     for i in range(n):

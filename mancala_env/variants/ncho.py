@@ -32,6 +32,7 @@ from ..engine import layout as L
 from . import obridjie
 from .base import (
     RELAY_REPEATS,
+    SOURCE_HOUSES,
     STALL_STOP_LAST,
     RuleOptions,
     Variant,
@@ -64,7 +65,7 @@ class NchoOptions(obridjie.ObridjieOptions):
 def fours_buy_houses(options: RuleOptions) -> dict[str, int]:
     """The parameters of a game whose captured fours buy houses for the next round."""
     return {
-        "LIFT_ACTIONS": L.N_PITS,
+        "LIFT_ACTIONS": 2 * SOURCE_HOUSES,  # any pit the mover owns, on either row
         "ROUNDS": L.ROUNDS_FOURS_BUY_HOUSES if options.match else L.ROUNDS_NONE,
         "MAX_ROUNDS": options.max_rounds,
         "MATCH_END": L.MATCH_CANNOT_FILL,

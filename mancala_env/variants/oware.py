@@ -17,6 +17,11 @@ texts are the same rules, so one implementation serves both names).
 8. Two or three seeds chasing each other for ever: the players agree to stop and split the
    seeds left evenly, the player with more on their row keeping the odd one. Here the game is
    stopped after `stall_limit` plies without a capture.
+
+Options `houses` and `seeds` play the same rules on a smaller board or with fewer or more seeds
+(OpenSpiel's ``num_houses_per_player`` and ``num_seeds_per_house``): the source's game is six
+houses of four. The majority is then more than half of ``2 * houses * seeds``, and a chain may
+run the length of the opponent's row. Small boards can be solved whole (`mancala solve`).
 """
 
 from dataclasses import dataclass
@@ -27,9 +32,11 @@ from ..engine import layout as L
 from .base import (
     REMAINDERS,
     SLAMS,
+    SOURCE_HOUSES,
     STALL_STOP_LAST,
     RuleOptions,
     Variant,
+    bounded,
     choice,
     counts_mask,
     guessed_first_player,
@@ -53,11 +60,17 @@ class OwareOptions(RuleOptions):
         "seeds left when a chase is stopped: split evenly (odd one to the fuller row), "
         "or each player's row to its owner",
     )
+    houses: int = bounded(
+        SOURCE_HOUSES, 1, L.MAX_HOUSES, "houses a player (the source's board has six)"
+    )
+    seeds: int = bounded(4, 1, 8, "seeds in each house at the start (the source has four)")
 
 
 def to_params(options: OwareOptions, **overrides: int) -> np.ndarray:
     """Oware's parameters; Ouri passes its differences as `overrides`."""
     return rule_params(
+        HOUSES=options.houses,
+        SEEDS_PER_HOUSE=options.seeds,
         CAPTURE=L.CAPTURE_CHAIN,
         CAPTURE_COUNTS=counts_mask(2, 3),
         GRAND_SLAM=SLAMS[options.grand_slam],

@@ -43,11 +43,11 @@ def boards_after_laps(game: Game, action: int, laps: int) -> list[list[int]]:
     """The board after each of the first `laps` laps of lifting the mover's house `action + 1`
     (fewer if the relay ends sooner), to check a relay board by board."""
     state, params, mover = game.state.copy(), game.params, game.to_move
-    origin = start = mover * L.N_HOUSES + action
+    origin = start = mover * L.MAX_HOUSES + action
     boards = []
     for _ in range(laps):
         start = relay_lap(state, start, origin, mover, params)
-        boards.append([int(x) for x in state[: L.N_PITS]])
+        boards.append([int(x) for x in state[: L.MAX_PITS]])
         if not relay_goes_on(state, start, mover, params, params[L.P_CONTINUE]):
             break
     return boards

@@ -35,18 +35,18 @@ def relay_laps(
     relay that lifts `pit` of `board`, under `game`'s rules; every lap is checked to end where
     the relay goes on."""
     state = game.state.copy()
-    state[: L.N_PITS] = board
+    state[: L.MAX_PITS] = board
     state[L.STORE : L.STORE + 2] = stores
     stop_at_four = game.params[L.P_STOP_AT_FOUR] == 1
     start = pit
     laps_seen = [(tuple(board), tuple(stores), pit)]
     for _ in range(laps):
         start = int(relay_lap(state, start, pit, mover, game.params))
-        assert start < L.N_PITS and state[start] > 1
+        assert start < L.MAX_PITS and state[start] > 1
         assert not (stop_at_four and state[start] == 4)
         laps_seen.append(
             (
-                tuple(int(x) for x in state[: L.N_PITS]),
+                tuple(int(x) for x in state[: L.MAX_PITS]),
                 tuple(int(x) for x in state[L.STORE : L.STORE + 2]),
                 start,
             )

@@ -22,7 +22,7 @@ N = None  # an ordinary (not pregnant) pit in a 'uur' list
 
 def uur(**owners: int) -> list[int | None]:
     """A 'uur' list: uur(p3=0, p8=0) makes pits 3 and 8 pregnant pits of player_0."""
-    pits = [N] * L.N_PITS
+    pits = [N] * L.MAX_PITS
     for key, owner in owners.items():
         pits[int(key[1:])] = owner
     return pits
