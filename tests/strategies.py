@@ -20,6 +20,10 @@ def rule_options(draw: st.DrawFn, name: str) -> dict:
             values[row["name"]] = draw(st.sampled_from(row["choices"]))
         elif row["name"] == "stall_limit":
             values["stall_limit"] = draw(st.integers(1, 60))
+        elif row["name"] == "houses":
+            values["houses"] = draw(st.integers(1, 6))
+        elif row["name"] == "seeds":
+            values["seeds"] = draw(st.integers(1, 8))
         elif row["name"] == "max_houses":
             values["max_houses"] = draw(st.integers(1, 6))
         elif row["name"] == "max_rounds":

@@ -66,13 +66,14 @@ class GameGraph:
 
     def __init__(self, params: np.ndarray) -> None:
         self.params = params
+        self.pits = 2 * int(params[L.P_HOUSES])
         self.template = solving_template(params)
         self.moves: dict[tuple, list] = {}  # position -> [(captured, child or None, final)]
         self.values: dict[tuple, int] = {}
 
     def state(self, key: tuple) -> np.ndarray:
         state = self.template.copy()
-        state[: L.MAX_PITS] = key[:-1]
+        state[: self.pits] = key[:-1]
         state[L.TO_MOVE] = key[-1]
         begin_turn(state, self.params)
         return state
@@ -88,11 +89,11 @@ class GameGraph:
                 self.moves[key] = [(2 * int(state[L.STORE + mover]), None)]
                 continue
             self.moves[key] = []
-            for action in np.flatnonzero(state[L.LEGAL : L.LEGAL + 6]):
+            for action in np.flatnonzero(state[L.LEGAL : L.LEGAL + self.pits // 2]):
                 child = state.copy()
                 step(child, int(action), self.params)
                 won = 2 * int(child[L.STORE + mover])
-                after = None if child[L.OVER] else (*child[: L.MAX_PITS], int(child[L.TO_MOVE]))
+                after = None if child[L.OVER] else (*child[: self.pits], int(child[L.TO_MOVE]))
                 self.moves[key].append((won, after))
                 if after is not None:
                     todo.append(after)
@@ -179,6 +180,27 @@ def test_database_equals_a_search_of_the_whole_game(variant: str, tmp_path) -> N
         assert database.half_seeds(np.array(key[:-1]), key[-1]) == value, key
     halves = [v for k, v in graph.values.items() if v % 2 == 1]
     assert halves  # some chases with an odd seed: scored half a seed each
+
+
+def test_a_small_board_is_solved_whole(tmp_path, capsys) -> None:
+    """Three houses of two seeds: a database of every board of up to 12 seeds holds the whole
+    game. Every position reachable from the start has the value the search of the game graph
+    gives it, and `mancala solve` reports the start's value."""
+    options = OWARE.options(houses=3, seeds=2)
+    args = ["solve", "oware", "--option", "houses=3", "--option", "seeds=2"]
+    assert main([*args, "--max-seeds", "12", "--out", str(tmp_path), "--no-progress"]) == 0
+    database = EndgameDatabase(tmp_path, OWARE, options)
+    graph = GameGraph(solving_params(OWARE, options))
+    start = (2,) * 6 + (0,)
+    graph.explore([start])
+    graph.solve()
+    assert len(graph.values) > 2000
+    for key, value in graph.values.items():
+        assert database.half_seeds(np.array(key[:-1]), key[-1]) == value, key
+    first = graph.values[start] / 2
+    assert f"the first player wins {first:g} of the 12 seeds" in capsys.readouterr().out
+    with pytest.raises(ValueError, match="covers boards of 6 pit counts"):
+        database.half_seeds(np.zeros(12, np.int64), 0)
 
 
 def test_a_board_has_one_value_whichever_player_is_to_move(oware_db: EndgameDatabase) -> None:
