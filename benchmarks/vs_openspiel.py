@@ -118,11 +118,11 @@ class OpenSpielBot:
 
 def check_agree(game: Game, state: Any) -> None:
     """Fail unless the two rule sets have reached the same position."""
-    board = np.asarray(state.observation_tensor(0)) * 48
+    board = np.asarray(state.observation_tensor(0)) * game.total_seeds
     agree = (
         game.to_move == state.current_player()
-        and np.allclose(board[:12], game.pits)
-        and np.allclose(board[12:], game.stores)
+        and np.allclose(board[: game.n_pits], game.pits)
+        and np.allclose(board[game.n_pits :], game.stores)
         and sorted(game.legal_actions()) == sorted(state.legal_actions())
     )
     if not agree:

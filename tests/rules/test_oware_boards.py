@@ -4,7 +4,7 @@ The rules of `mancala_env.variants.oware` are written for any row length: the pi
 ``N`` houses a player are ``0..N-1`` (player_0's houses 1..N) and ``N..2N-1`` (player_1's), in
 the sowing direction, pit ``k`` facing ``2N-1-k``. Each test plays one rule on a real position
 of a smaller board. (OpenSpiel's ``oware`` with ``num_houses_per_player`` and
-``num_seeds_per_house`` agrees ply by ply: ``python benchmarks/vs_openspiel.py --boards``.)
+``num_seeds_per_house`` agrees ply by ply: ``python benchmarks/oware_boards.py``.)
 """
 
 import pytest
