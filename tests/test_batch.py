@@ -16,20 +16,24 @@ OPTIONS.update(
     rio_kadalis={"match": True, "max_rounds": 5},
     layli_goobalay={"match": True, "max_rounds": 3},
 )
+# Each rule set, and Oware on a board of four houses of three (its own compiled kernels).
+CASES = [(name, OPTIONS[name]) for name in sorted(VARIANTS)] + [
+    ("oware", {"houses": 4, "seeds": 3})
+]
 
 
-def mirror(name: str, batch: BatchedGames, i: int) -> Game:
+def mirror(name: str, batch: BatchedGames, i: int, options: dict | None = None) -> Game:
     """A single game set out like row `i` of the batch (same first player)."""
     first = f"player_{int(batch.states[i, L.TO_MOVE])}"  # of a freshly set out game
-    return Game(name, **{**OPTIONS[name], "first_player": first})
+    return Game(name, **{**(OPTIONS[name] if options is None else options), "first_player": first})
 
 
-@pytest.mark.parametrize("name", sorted(VARIANTS))
-def test_batched_and_single_games_agree_move_by_move(name):
+@pytest.mark.parametrize(("name", "options"), CASES)
+def test_batched_and_single_games_agree_move_by_move(name, options):
     n_games, plies = 12, 400
-    batch = BatchedGames(name, n_games, seed=7, **OPTIONS[name])
+    batch = BatchedGames(name, n_games, seed=7, **options)
     observations, masks, to_move = batch.reset()
-    games = [mirror(name, batch, i) for i in range(n_games)]
+    games = [mirror(name, batch, i, options) for i in range(n_games)]
     rng = np.random.default_rng(7)
     finished = 0
     for _ in range(plies):
@@ -52,7 +56,7 @@ def test_batched_and_single_games_agree_move_by_move(name):
                 assert out.final_stores[i].tolist() == game.stores.tolist()
                 expected = [0.0, 0.0] if winner is None else [1.0 - 2 * winner, 2 * winner - 1.0]
                 assert out.rewards[i].tolist() == expected
-                games[i] = mirror(name, batch, i)
+                games[i] = mirror(name, batch, i, options)
             else:
                 assert out.final_winner[i] == NO_RESULT and out.rewards[i].tolist() == [0, 0]
     assert finished > 0, "the test should see games end and start again"
