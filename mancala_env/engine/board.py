@@ -9,26 +9,26 @@ from numba import njit
 from .layout import LAST_CAPTURER, OWNER, P_HOUSES, STORE
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def pit_count(params):
     """Pits on the board: the rule set's houses a player, on both rows."""
     return 2 * params[P_HOUSES]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def facing_pit(pit, params):
     """The pit across the board from `pit`."""
     return 2 * params[P_HOUSES] - 1 - pit
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def house_pit(player, house, params):
     """The pit of `player`'s house `house` (0-based, in sowing order from their house 1)."""
     houses = params[P_HOUSES]
     return (player * houses + house) % (2 * houses)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def take(state, pit, player):
     """Move every seed of `pit` into `player`'s store."""
     state[STORE + player] += state[pit]
@@ -36,7 +36,7 @@ def take(state, pit, player):
     state[LAST_CAPTURER] = player
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def row_seeds(state, player, params):
     """Seeds in the pits `player` owns."""
     total = 0
@@ -46,7 +46,7 @@ def row_seeds(state, player, params):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def board_seeds(state, params):
     """Seeds in all the pits."""
     total = 0

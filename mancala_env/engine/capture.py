@@ -49,7 +49,7 @@ CAPTURED = 1  # some seeds were taken from the opponent's row
 EXTRA_TURN = 2  # the mover moves again
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _chain(state, last, mover, params):
     """Take the run of capturing pits ending at `last`; return the capture flags."""
     opponent = 1 - mover
@@ -81,7 +81,7 @@ def _chain(state, last, mover, params):
     return CAPTURED
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _make_uur(state, last, facing, mover):
     """Layli Goobalay: one of the three seeds facing the last seed joins it, and both pits
     become pregnant (uur) pits of the mover: they hold their seeds for the mover until the
@@ -92,7 +92,7 @@ def _make_uur(state, last, facing, mover):
     state[UUR + facing] = 1 + mover
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _opposite(state, last, mover, params):
     facing = facing_pit(last, params)
     if state[OWNER + last] != mover or state[last] != 1 or state[facing] == 0:
@@ -108,14 +108,14 @@ def _opposite(state, last, mover, params):
     return CAPTURED
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def in_final_pot(state, in_hand, params):
     """Whether so few seeds are still in play (on the board, and `in_hand` in the sower's
     hand) that the next last-seed four takes them all (J'erin's eight seeds)."""
     return board_seeds(state, params) + in_hand <= params[P_FINAL_POT]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _four(state, last, mover, params):
     if state[last] != 4:
         return 0
@@ -131,20 +131,20 @@ def _four(state, last, mover, params):
     return CAPTURED if owner != mover and rule != FOUR_LAST_OWNER else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _even(state, pit):
     """An open, non-pregnant pit holding an even number of seeds, at least two."""
     count = state[pit]
     return count > 0 and count % 2 == 0 and state[CLOSED + pit] == 0 and state[UUR + pit] == 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def even_pair(state, pit, params):
     """Whether `pit` and the pit facing it both hold an even number of seeds (2, 4, ...)."""
     return _even(state, pit) and _even(state, facing_pit(pit, params))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def even_pairs(state, mover, params):
     """The mover takes every two facing pits that both hold an even number; return flags."""
     flags = 0
@@ -156,7 +156,7 @@ def even_pairs(state, mover, params):
     return flags
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def capture(state, last, mover, params):
     """Apply the rule set's capture after a sowing that ended at `last`; return flags."""
     if last >= STORE:  # the last seed fell into a store

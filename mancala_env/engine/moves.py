@@ -48,13 +48,13 @@ from .setting_out import set_out, setting_out_candidates
 from .sowing import ENDLESS, sow, sow_hand, sow_relay
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _own_pit(state, pit, mover):
     """A pit the mover may lift from: theirs, open, and not a pregnant (uur) pit."""
     return state[OWNER + pit] == mover and state[CLOSED + pit] == 0 and state[UUR + pit] == 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _opening_turn(state, mover, params):
     """Whether the mover must open with two houses: their first move of the round, or the
     round's first move, as P_OPENING says."""
@@ -64,13 +64,13 @@ def _opening_turn(state, mover, params):
     return rule == OPENING_TWO_HOUSES_ROUND_START and state[TURNS] + state[TURNS + 1] == 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _first_turn(state, mover, params):
     """Whether the mover plays their first turn under a first-turn rule (Mangala's)."""
     return params[P_FIRST_TURN] == FIRST_TURN_RIGHTMOST and state[TURNS + mover] == 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def make_move(state, action, mover, params):
     """Make the move `action` of `mover` on `state`; return capture flags, or ENDLESS."""
     if params[P_PIECE_GAME] == 1:
@@ -106,7 +106,7 @@ def make_move(state, action, mover, params):
     return capture(state, last, mover, params)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rule_candidates(state, mover, params, out):
     """Mark the actions the sowing and special-move rules allow, before feeding and relays."""
     out[: params[P_N_ACTIONS]] = 0
@@ -161,7 +161,7 @@ def rule_candidates(state, mover, params, out):
                     out[lifts + params[P_HOUSES] + h] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lifted_pit(action, mover, params):
     """The pit an action empties first (the source house of a transfer)."""
     lifts = params[P_LIFT_ACTIONS]

@@ -98,24 +98,27 @@ from .layout import (
     SETTING_OUT,
     SETTING_OUT_CHOICE,
     SETTING_OUT_DISTRIBUTOR,
+    STATE_SIZE,
     STORE,
 )
+from .scratch import copy_into, stack_array
 from .sowing import sow
 
 VALUES = 49  # a decision's choices: actions P_LIFT_ACTIONS + v, v = 0..48 (0..every seed)
+FARMER_ARC = 5  # the most pits of the Farmer's arc (`farmer_arc`)
 SEED_BOUND = 2**31 - 1  # seeds of the random setting out are drawn from 0..SEED_BOUND - 1
 SHIFT_UNDECIDED = -1
 
 
 # ---- reading the pieces -----------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def acting_kind(state, i):
     """The kind piece `i` counts as this play: a Chieftain's borrowed kind, else its own."""
     borrowed = state[PIECE_AS + i]
     return borrowed if borrowed != 0 else state[PIECE_KIND + i]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pieces_at(state, place):
     """Special pieces at `place` (a pit, a store, the hand)."""
     count = 0
@@ -125,7 +128,7 @@ def pieces_at(state, place):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _standing_power_holds(state, i, params):
     """Whether the power of piece `i` that answers other pieces' actions (the Wise Mother's, the
     Assassin's) holds now: always, unless Gering's 'only if he is the last piece sown' is read
@@ -135,14 +138,14 @@ def _standing_power_holds(state, i, params):
     return state[MOVE + MOVE_RESOLVED] >= 0 and state[MOVE + MOVE_LAST_PIECE] == i
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _shields(state, i, params):
     """Whether piece `i` counts as a Wise Mother with her power: she cancels special actions
     that would change her pit's count."""
     return acting_kind(state, i) == KIND_WISE_MOTHER and _standing_power_holds(state, i, params)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _shielded(state, pit, params):
     """Whether a Wise Mother with her power is in `pit`."""
     for i in range(MAX_PIECES):
@@ -151,7 +154,7 @@ def _shielded(state, pit, params):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _in_hand(state, undecided_slot):
     """The first piece in hand whose `undecided_slot` value is unset (-1), or -1."""
     for i in range(MAX_PIECES):
@@ -161,7 +164,7 @@ def _in_hand(state, undecided_slot):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _dropped_at(state, place):
     """The piece sown at `place` in the sowing under way, or -1 for a regular piece."""
     for i in range(MAX_PIECES):
@@ -170,7 +173,7 @@ def _dropped_at(state, place):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _set_down(state, i, pit):
     """Put piece `i` in `pit`, stamped as the newest arrival there (the Spy asks who came first)."""
     state[PIECE_AT + i] = pit
@@ -179,7 +182,7 @@ def _set_down(state, i, pit):
 
 
 # ---- the board's geometry ---------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def open_step(state, pit, direction, passed_over, params):
     """The next open pit from `pit` going `direction` (+1 on, -1 back), passing over the
     poisoned pits and `passed_over` (the emptied pit of the sowing, -1 for none)."""
@@ -191,7 +194,7 @@ def open_step(state, pit, direction, passed_over, params):
     return pit
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _open_pits(state, passed_over, params):
     count = 0
     for pit in range(pit_count(params)):
@@ -200,7 +203,7 @@ def _open_pits(state, passed_over, params):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def farmer_arc(state, pit, out, params):
     """The pits of the Farmer's arc around `pit`, in order, into `out`; returns how many.
 
@@ -226,13 +229,13 @@ def farmer_arc(state, pit, out, params):
 
 
 # ---- setting out ------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _draw(seed):
     """The next value of a 31-bit linear congruential generator (the random setting out)."""
     return (seed * 1103515245 + 12345) & 0x7FFFFFFF
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def start_pieces(state, params, first_player, seed):
     """Give each slot its piece and set the pieces out as P_PIECE_SETTING_OUT says."""
     for i in range(MAX_PIECES):
@@ -267,7 +270,7 @@ def start_pieces(state, params, first_player, seed):
         state[MOVE + MOVE_PIECE] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _place(state, v, mover, params):
     """The placing player puts the next piece in their pit `v` (counted from their house 1)."""
     _set_down(state, state[MOVE + MOVE_PIECE], house_pit(mover, v, params))
@@ -279,7 +282,7 @@ def _place(state, v, mover, params):
     return 0  # the other player chooses a side
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _in_hand_any(state):
     for i in range(MAX_PIECES):
         if state[PIECE_KIND + i] != 0 and state[PIECE_AT + i] == AT_HAND:
@@ -287,7 +290,7 @@ def _in_hand_any(state):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _choose_side(state, v, params):
     """The other player keeps the board (0) or turns it round (1); the placer moves first."""
     if v == 1:
@@ -302,11 +305,11 @@ def _choose_side(state, v, params):
 
 
 # ---- a move: the lift ---------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _plain_capture_takes_all(state, origin, mover, params, scratch):
     """Whether lifting `origin` and sowing it plainly (the shared single-lap sowing, the powers
     aside) ends in a capture of every piece left on the opponent's row."""
-    scratch[:] = state
+    copy_into(scratch, state)
     last = sow(scratch, origin, mover, params)
     facing = facing_pit(last, params)
     if scratch[OWNER + last] != mover or scratch[last] != 1 or scratch[facing] == 0:
@@ -314,10 +317,10 @@ def _plain_capture_takes_all(state, origin, mover, params, scratch):
     return scratch[facing] == row_seeds(scratch, 1 - mover, params)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _every_lift_takes_all(state, mover, params):
     """Whether each lift the mover has would take the opponent's last pieces."""
-    scratch = np.empty_like(state)
+    scratch = stack_array(STATE_SIZE)
     for house in range(params[P_HOUSES]):
         pit = house_pit(mover, house, params)
         liftable = state[CLOSED + pit] == 0 and state[pit] > 0
@@ -326,7 +329,7 @@ def _every_lift_takes_all(state, mover, params):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _lift(state, house, mover, params):
     origin = house_pit(mover, house, params)
     state[MOVE + MOVE_SLAM_ALLOWED] = 1 if _every_lift_takes_all(state, mover, params) else 0
@@ -346,7 +349,7 @@ def _lift(state, house, mover, params):
                 first_trickster = False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _choose_drop(state, i, place, params):
     """Piece `i` falls at `place` in the sowing; a Hunter or Trickster with power will move."""
     state[PIECE_DROP + i] = place
@@ -359,7 +362,7 @@ def _choose_drop(state, i, place, params):
         state[PIECE_SHIFT + i] = SHIFT_UNDECIDED
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _longest_shift(state, params):
     """The furthest the Hunter or Trickster in hand may move: the other pieces lifted with it,
     and less than once round the open pits."""
@@ -369,7 +372,7 @@ def _longest_shift(state, params):
 
 
 # ---- a move: the sowing -------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _power_when_sown(kind):
     """The kind whose power a piece sown with power resolves after the sowing (0: none; the
     Hunter and Trickster act while sown, the others guard or wait to be captured)."""
@@ -378,7 +381,7 @@ def _power_when_sown(kind):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sow(state, mover, params):
     origin = state[MOVE + MOVE_ORIGIN]
     hand = state[MOVE + MOVE_HAND]
@@ -411,7 +414,7 @@ def _sow(state, mover, params):
 
 
 # ---- a move: the powers -----------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _borrowable(state, i, params):
     """Bit k set: a Mighty Man of kind k is in a pit adjoining the Chieftain `i` and he may take
     its power (the Hunter's and Trickster's powers belong to the sowing, which is over)."""
@@ -427,19 +430,19 @@ def _borrowable(state, i, params):
     return kinds
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _borrow(state, i, kind):
     state[PIECE_AS + i] = kind
     state[PIECE_ACTS + i] = _power_when_sown(kind)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _farm(state, i, params):
     """The Farmer dropped into an occupied pit spreads its regular pieces over the arc."""
     if state[PIECE_FOUND + i] == 0:
         return
     pit = state[PIECE_AT + i]
-    arc = np.empty(5, np.int64)
+    arc = stack_array(FARMER_ARC)
     n = farmer_arc(state, pit, arc, params)
     spread = min(state[pit] - pieces_at(state, pit), n)
     if spread == 0 or _shielded(state, pit, params):
@@ -452,7 +455,7 @@ def _farm(state, i, params):
         state[arc[k]] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _heal(state, i, mover, params):
     """The Witch Doctor dropped into an empty pit frees three regular pieces the opponent
     captured (as many as there are, if fewer), into his pit."""
@@ -466,7 +469,7 @@ def _heal(state, i, mover, params):
         state[pit] += freed
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _unmask(state, i):
     """The Spy turns the Mighty Men that were in his pit before he came into regular pieces (a
     Wise Mother excepted, with or without her power): those with an earlier arrival stamp."""
@@ -482,7 +485,7 @@ def _unmask(state, i):
             _revert(state, j)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _revert(state, j):
     state[PIECE_KIND + j] = 0
     state[PIECE_AT + j] = AT_NOWHERE
@@ -491,7 +494,7 @@ def _revert(state, j):
     state[PIECE_AS + j] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def flock_pit(state, pit, k, params):
     """The Shepherd's pit `k` around his pit `pit`: 0 the open pit before it, 1 his own, 2 the
     open pit after it."""
@@ -500,7 +503,7 @@ def flock_pit(state, pit, k, params):
     return open_step(state, pit, k - 1, -1, params)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _gather_flock(state, i, params):
     """The Shepherd takes up the special pieces of his three pits, each remembering the pit it
     came from (a Wise Mother stays, and so does her pit's count), and takes the stamp of
@@ -523,7 +526,7 @@ def _gather_flock(state, i, params):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _set_down_from_flock(state, j, pit):
     """The Shepherd puts piece `j` in `pit`. Left in the pit it came from, it keeps its arrival
     (the Spy asks who was there first); moved, it arrives with every piece he moves, at the stamp
@@ -534,7 +537,7 @@ def _set_down_from_flock(state, j, pit):
     state[PIECE_FLOCK_FROM + j] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _flock_total(state, params):
     """The pieces in the Shepherd's three pits."""
     total = 0
@@ -543,7 +546,7 @@ def _flock_total(state, params):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _write_flock_counts(state, params):
     """Both counts chosen: the Shepherd's pits take them, the following pit the rest."""
     centre = state[MOVE + MOVE_FLOCK]
@@ -554,7 +557,7 @@ def _write_flock_counts(state, params):
     state[flock_pit(state, centre, 2, params)] = rest
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _count_range(state, params):
     """The counts allowed for the next of the Shepherd's pits: (first, last)."""
     centre = state[MOVE + MOVE_FLOCK]
@@ -578,14 +581,14 @@ def _count_range(state, params):
     return 0, left - kept_later
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _flock_room(state, k, params):
     """Special pieces the Shepherd's pit `k` can still take (its count is written)."""
     pit = flock_pit(state, state[MOVE + MOVE_FLOCK], k, params)
     return state[pit] - pieces_at(state, pit)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _resolve(state, i, mover, params):
     """Resolve the power of piece `i`; True when it waits for a decision of the mover."""
     while True:
@@ -627,7 +630,7 @@ def _resolve(state, i, mover, params):
 
 
 # ---- a move: the capture ------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _guarded(state, pit, capturer):
     """Whether a Warrior in `pit` keeps it from being captured: unless the capture is made by
     another Mighty Man (`capturer`, the last piece sown; -1 for a regular piece)."""
@@ -638,7 +641,7 @@ def _guarded(state, pit, capturer):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def take_pieces(state, pit, count, only, player, params):
     """Move `count` pieces of `pit` to `player`'s store: the special piece `only` when it is
     given (>= 0; MAX_PIECES: a regular piece), else every piece of the pit. A captured Assassin
@@ -661,7 +664,7 @@ def take_pieces(state, pit, count, only, player, params):
     state[LAST_CAPTURER] = player
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _capture(state, mover, params):
     if state[MOVE + MOVE_CAPTURES] == 0:
         return 0
@@ -685,7 +688,7 @@ def _capture(state, mover, params):
     return CAPTURED
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _end_move(state, mover, params):
     flags = _capture(state, mover, params)
     for i in range(MAX_PIECES):
@@ -700,7 +703,7 @@ def _end_move(state, mover, params):
 
 
 # ---- the decisions ----------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _next_decision(state, mover, params):
     """Do the work of the move that asks nothing, up to the next decision (its phase set,
     True) or to the end of the sowing and the powers (False)."""
@@ -724,7 +727,7 @@ def _next_decision(state, mover, params):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choices(state, mover, params, out):
     """Mark in `out` (length VALUES) the values the decision now asked allows; return how many."""
     out[:] = 0
@@ -754,7 +757,7 @@ def choices(state, mover, params, out):
     return out.sum()
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _decide(state, v, mover, params):
     """Apply the value `v` to the decision now asked (no further work)."""
     phase = state[PHASE]
@@ -774,11 +777,12 @@ def _decide(state, v, mover, params):
         _set_down_from_flock(state, i, flock_pit(state, state[MOVE + MOVE_FLOCK], v, params))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _advance(state, mover, params):
     """Carry the move on to the next decision with a real choice (EXTRA_TURN: the mover acts
     again), taking the decisions that have one choice only, or to its end (capture flags)."""
-    values = np.zeros(VALUES, np.int32)
+    values = stack_array(VALUES)
+    values[:] = 0
     while True:
         if not _next_decision(state, mover, params):
             if state[MOVE + MOVE_RESOLVED] < 0:
@@ -790,7 +794,7 @@ def _advance(state, mover, params):
         _decide(state, int(np.argmax(values)), mover, params)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def make_piece_move(state, action, mover, params):
     """Make the action `action` of `mover` in a game with special pieces; return capture flags
     (EXTRA_TURN while the mover has a decision still to make)."""
@@ -807,7 +811,7 @@ def make_piece_move(state, action, mover, params):
     return _advance(state, mover, params)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def piece_candidates(state, mover, params, out):
     """Mark the actions allowed now (`out` is the whole action mask): the lifts of the mover's
     open houses with pieces, or the values of the decision asked."""
@@ -817,13 +821,14 @@ def piece_candidates(state, mover, params, out):
             pit = house_pit(mover, house, params)
             out[house] = state[CLOSED + pit] == 0 and state[pit] > 0
         return
-    values = np.zeros(VALUES, np.int32)
+    values = stack_array(VALUES)
+    values[:] = 0
     choices(state, mover, params, values)
     for v in range(VALUES):
         out[lifts + v] = values[v]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pieces_follow(state, pit, player):
     """The special pieces of `pit` go to `player`'s store with the pit's seeds (the end)."""
     for i in range(MAX_PIECES):
@@ -832,20 +837,22 @@ def pieces_follow(state, pit, player):
 
 
 # ---- checking a restored move under way -------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decision_asked(state, mover, params):
     """The phase and piece of the decision a move under way asks next, worked out afresh on a
     copy of `state` (PHASE_PLAY, -1 when it asks none): a restored move must ask the one its
     snapshot says."""
-    scratch = state.copy()
+    scratch = stack_array(STATE_SIZE)
+    copy_into(scratch, state)
     if _next_decision(scratch, mover, params):
         return scratch[PHASE], scratch[MOVE + MOVE_PIECE]
     return PHASE_PLAY, -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def first_flock_count_range(state, params):
     """The counts the Shepherd's first pit may be given: (first, last)."""
-    scratch = state.copy()
+    scratch = stack_array(STATE_SIZE)
+    copy_into(scratch, state)
     scratch[MOVE + MOVE_FLOCK_COUNTS] = -1
     return _count_range(scratch, params)

@@ -27,7 +27,7 @@ POSITION_SLOTS = np.array(
 )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _mix(h):
     h ^= h >> np.uint64(31)
     h *= np.uint64(0x7FB5D329728EA185)
@@ -37,7 +37,7 @@ def _mix(h):
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def position_key(state):
     """A 64-bit hash of the slots of `state` that matter for the rest of the game."""
     h = np.uint64(0x9E3779B97F4A7C15)

@@ -51,7 +51,7 @@ from .layout import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _leader(a, b):
     """0 if a > b, 1 if b > a, -1 for a tie."""
     if a > b:
@@ -61,7 +61,7 @@ def _leader(a, b):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def round_winner(state):
     """The player who captured more in the round just ended (-1 for a tie)."""
     return _leader(
@@ -69,12 +69,12 @@ def round_winner(state):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def min_seeds(state):
     return min(state[STORE], state[STORE + 1])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _match_over(state, params):
     rule = params[P_MATCH_END]
     target = params[P_MATCH_TARGET]
@@ -88,7 +88,7 @@ def _match_over(state, params):
     return seeds < 4  # MATCH_CANNOT_FILL
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _fill(state, player, pit, count):
     state[pit] = count
     state[OWNER + pit] = player
@@ -96,7 +96,7 @@ def _fill(state, player, pit, count):
     state[STORE + player] -= count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _set_out(state, params):
     """Put the seeds back on the board for the next round."""
     row = params[P_HOUSES]
@@ -112,7 +112,7 @@ def _set_out(state, params):
                 count = dealt // row + (1 if house < dealt % row else 0)
                 _fill(state, player, house_pit(player, house, params), count)
         return
-    houses = [state[STORE] // 4, state[STORE + 1] // 4]
+    houses = (state[STORE] // 4, state[STORE + 1] // 4)  # bought before any is filled
     if rule == ROUNDS_REFILL_OWN_ROW:
         for player in range(2):
             for house in range(min(houses[player], row)):
@@ -127,7 +127,7 @@ def _set_out(state, params):
         _fill(state, poor, house_pit(poor, row - 1 - house, params), 4)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def close_round(state, params):
     """Settle a round that has just ended: end the match, or set out the next round."""
     state[ROUND_OVER] = 0

@@ -37,7 +37,7 @@ from .layout import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def central_pit(distributor, i, params):
     """The `i`-th central hole in setting-out order: the distributor's houses 3 and 4, then
     the other player's houses 3 and 4."""
@@ -48,13 +48,13 @@ def central_pit(distributor, i, params):
 LAYOUT_BITS = 8  # bits of a random start's seed for each drawn hole count (a count below 256)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def layout_hole(seed, hole):
     """The count of central hole `hole` (0..2) that a random start's seed holds."""
     return (seed >> (LAYOUT_BITS * hole)) & ((1 << LAYOUT_BITS) - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def start_setting_out(state, params, first_player, seed):
     """Set out the board as P_SETTING_OUT says: the first step of a setting out by the players
     (`first_player` distributes), a given layout of the central holes, or the random layout
@@ -81,7 +81,7 @@ def start_setting_out(state, params, first_player, seed):
     state[SETTING_OUT + SETTING_OUT_FILLED] = SETTING_OUT_CENTRAL_HOLES
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def set_out(state, choice, mover, params):
     """A setting-out action: `choice` seeds stay in the central hole being filled (the rest
     move on to the next one), or the other player's decision (accept, or turn the board
@@ -117,7 +117,7 @@ def set_out(state, choice, mover, params):
     return EXTRA_TURN if starter == mover else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def setting_out_candidates(state, params, out):
     """Mark the setting-out actions allowed now (`out` is the whole action mask)."""
     lifts = params[P_LIFT_ACTIONS]
@@ -134,7 +134,7 @@ def setting_out_candidates(state, params, out):
         out[lifts + params[P_TOTAL_SEEDS] + 2] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def set_out_sampled(state, action, params, choices):
     """A search hint of the setting out: whether a search tries the setting-out action
     `action`. It keeps the even share of the seeds left and `choices` counts spread from none

@@ -14,7 +14,6 @@ so a relay of any length that ends is played to its end, and one that never ends
 such after at most a few times its cycle's length in laps.
 """
 
-import numpy as np
 from numba import njit
 
 from .board import board_seeds, take
@@ -48,11 +47,13 @@ from .layout import (
     UUR,
     UUR_RELAY_END,
 )
+from .scratch import stack_array
 
 ENDLESS = -1  # returned by `sow` for a relay that never ends
+SEEN_SLOTS = MAX_PITS + 1  # a relay's saved board and starting pit (`sow_relay`)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def next_position(state, pos, mover, params):
     """The position after `pos` on the mover's sowing circuit (a pit, or the mover's store)."""
     direction = params[P_DIRECTION]
@@ -73,7 +74,7 @@ def next_position(state, pos, mover, params):
             return pos
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _take_four_on_the_way(state, pit, mover, hand, params):
     """A pit just made four by a seed that is not the last (`hand` seeds are still to sow):
     its owner takes it (Obridjie, Ncho), or the mover does when it is one of their own pits
@@ -87,7 +88,7 @@ def _take_four_on_the_way(state, pit, mover, hand, params):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _decides_the_rest(state, hand, params):
     """Whether the four just taken leaves so few seeds in play (board and hand) that its taker
     wins them all at once: Ncho's 'the player who wins the eleventh four also wins the last'."""
@@ -97,7 +98,7 @@ def _decides_the_rest(state, hand, params):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sow_lap(state, start, hand, mover, move_origin, params):
     """Sow `hand` seeds one by one after `start`; return the position of the last seed.
 
@@ -124,7 +125,7 @@ def sow_lap(state, start, hand, mover, move_origin, params):
     return pos
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sow(state, pit, mover, params):
     """Lift `pit` and sow it, relaying as the rules say; return the last position or ENDLESS."""
     hand = state[pit]
@@ -132,13 +133,13 @@ def sow(state, pit, mover, params):
     return sow_hand(state, pit, hand, mover, params)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sow_hand(state, origin, hand, mover, params):
     """Sow `hand` seeds after the lifted pit `origin`, relaying as P_CONTINUE says."""
     return sow_relay(state, origin, hand, mover, params, params[P_CONTINUE])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def relay_goes_on(state, last, mover, params, rule):
     """Whether a lap that ended at `last` is followed by another, by the relay rule `rule`
     (CONTINUE_*); a lap from `last` follows:
@@ -163,7 +164,7 @@ def relay_goes_on(state, last, mover, params, rule):
     return state[UUR + last] == 0 or params[P_UUR_RELAY] != UUR_RELAY_END
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def relay_lap(state, start, origin, mover, params):
     """Lift `start` and sow its seeds as the next lap of a move begun at `origin`."""
     hand = state[start]
@@ -171,7 +172,7 @@ def relay_lap(state, start, origin, mover, params):
     return sow_lap(state, start, hand, mover, origin, params)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _same_lap(state, last, seen):
     """Whether the board and the pit the next lap starts from are those saved in `seen`."""
     if seen[MAX_PITS] != last:
@@ -182,7 +183,7 @@ def _same_lap(state, last, seen):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sow_relay(state, origin, hand, mover, params, rule):
     """Sow `hand` seeds after the lifted pit `origin`, relaying by the rule `rule` (CONTINUE_*,
     see `relay_goes_on`). Returns the last position, or ENDLESS for a relay that circles for
@@ -194,12 +195,13 @@ def sow_relay(state, origin, hand, mover, params, rule):
     last = sow_lap(state, origin, hand, mover, origin, params)
     if not relay_goes_on(state, last, mover, params, rule):
         return last
-    seen = np.empty(MAX_PITS + 1, state.dtype)
+    seen = stack_array(SEEN_SLOTS)
     power = 1
     since_saved = 0
     while True:
         if since_saved == power - 1:  # Brent: save the pair, then look twice as far ahead
-            seen[:MAX_PITS] = state[:MAX_PITS]
+            for pit in range(MAX_PITS):
+                seen[pit] = state[pit]
             seen[MAX_PITS] = last
             power *= 2
             since_saved = 0

@@ -78,22 +78,23 @@ from .layout import (
 from .moves import lifted_pit, make_move, rule_candidates
 from .pieces import pieces_follow, start_pieces
 from .rounds import close_round
+from .scratch import copy_into, stack_array
 from .setting_out import start_setting_out
 from .sowing import ENDLESS
 
 ILLEGAL = -1  # returned by `step` for an action the mask forbids, or a finished game
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _outcome(state, action, mover, params, scratch):
     """Play `action` on a copy: -1 if it never ends, else 1 when the opponent then has seeds."""
-    scratch[:] = state
+    copy_into(scratch, state)
     if make_move(scratch, action, mover, params) == ENDLESS:
         return -1
     return 1 if row_seeds(scratch, 1 - mover, params) > 0 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_actions(state, params, out):
     """Fill `out` (length MAX_ACTIONS) with the legal actions of the player to move.
 
@@ -105,7 +106,7 @@ def legal_actions(state, params, out):
     opponent_empty = row_seeds(state, 1 - mover, params) == 0
     if params[P_CONTINUE] == CONTINUE_NEVER and not (opponent_empty and feeding != FEED_NONE):
         return 0  # single laps always end, and no feeding to check: no move need be tried
-    scratch = np.empty(STATE_SIZE, state.dtype)
+    scratch = stack_array(STATE_SIZE)
     feeds = 0
     for action in range(params[P_N_ACTIONS]):
         if out[action] == 0:
@@ -131,7 +132,7 @@ def legal_actions(state, params, out):
     return feeds
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def free_row_seeds(state, player, params):
     """Seeds `player` could still move: those in their pits that are not pregnant (uur)."""
     total = 0
@@ -141,7 +142,7 @@ def free_row_seeds(state, player, params):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _hand_out_uur(state, params):
     """A round is over: each pregnant (uur) pit's seeds go to the pit's owner, on either row."""
     for pit in range(pit_count(params)):
@@ -151,7 +152,7 @@ def _hand_out_uur(state, params):
             state[UUR + pit] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _finish(state, remainder, reason, params):
     """End the game: hand out the seeds still on the board and record why it ended."""
     if remainder == REMAINDER_LAST_MOVER:  # the player to move has none: the other moved last
@@ -177,7 +178,7 @@ def _finish(state, remainder, reason, params):
     _end_round(state, reason, params)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _end_round(state, reason, params):
     for pit in range(pit_count(params)):
         state[pit] = 0
@@ -186,7 +187,7 @@ def _end_round(state, reason, params):
     state[LEGAL : LEGAL + MAX_ACTIONS] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _award_board(state, player, reason, params):
     """End the game with every seed left on the board going to `player`."""
     _hand_out_uur(state, params)
@@ -196,7 +197,7 @@ def _award_board(state, player, reason, params):
     _end_round(state, reason, params)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _count_legal(state, params):
     total = 0
     for action in range(params[P_N_ACTIONS]):
@@ -204,7 +205,7 @@ def _count_legal(state, params):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _too_few_seeds(state, seeds, params):
     """The end rules on how many seeds are left: on the board, on both rows, on either, or
     exactly so many on each row."""
@@ -217,7 +218,7 @@ def _too_few_seeds(state, seeds, params):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _ended_by_position(state, params):
     """Apply the end rules that depend on the position alone; True if the game ended."""
     seeds = board_seeds(state, params)
@@ -239,7 +240,7 @@ def _ended_by_position(state, params):
     return state[ROUND_OVER] == 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def begin_turn(state, params):
     """Settle the turn of the player to move: their legal actions, or the end of the round
     (and then the next round of a match, or the end of the game)."""
@@ -253,7 +254,7 @@ def begin_turn(state, params):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _settle_turn(state, params):
     """The legal actions of the player to move, or the end of the round.
 
@@ -292,7 +293,7 @@ def _settle_turn(state, params):
     _finish(state, params[P_REMAINDER], END_NO_MOVE, params)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def step(state, action, params):
     """Play `action` for the player to move and settle the next turn; ILLEGAL if forbidden."""
     if (
@@ -337,7 +338,7 @@ def step(state, action, params):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def new_game(params, first_player, out, seed=0):
     """Write the starting position into `out` and settle the first turn (`seed`: the rule
     set's random start, from `starts.random_start_seeds`)."""

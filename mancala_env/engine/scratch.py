@@ -1,0 +1,49 @@
+"""Scratch arrays on the stack: the engine's kernels allocate nothing on the heap.
+
+The kernels are compiled without numba's reference counting (``_nrt=False``): an array handed
+from one kernel to another is otherwise counted on entry and on exit with atomic operations,
+and those took more time than the rules themselves (`docs/engine.md`). Without it a kernel
+cannot allocate arrays, so the few that need room to work in (a copy of the state to try a
+move on, the board a relay saw) take it from the stack frame of the function that calls
+`stack_array`, sized by a constant: the array lives until that function returns.
+"""
+
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+from numba.np.arrayobj import populate_array
+
+SCRATCH = types.Array(types.int32, 1, "C")
+
+
+@intrinsic
+def stack_array(typingctx, count):
+    """An int32 array of `count` slots (a constant), uninitialised, in the calling function's
+    stack frame."""
+    if not isinstance(count, types.IntegerLiteral):
+        return None
+    slots = count.literal_value
+
+    def codegen(context, builder, signature, args):
+        data = cgutils.alloca_once(builder, context.get_value_type(types.int32), size=slots)
+        array = context.make_array(SCRATCH)(context, builder)
+        intp = context.get_value_type(types.intp)
+        populate_array(
+            array,
+            data=data,
+            shape=[intp(slots)],
+            strides=[intp(4)],
+            itemsize=intp(4),
+            meminfo=None,
+        )
+        return array._getvalue()
+
+    return SCRATCH(count), codegen
+
+
+@njit(inline="always", _nrt=False)
+def copy_into(target, source):
+    """Copy `source` into `target` (as long), slot by slot: a slice assignment would need the
+    reference counting the kernels are compiled without."""
+    for i in range(source.shape[0]):
+        target[i] = source[i]
