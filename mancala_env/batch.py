@@ -53,7 +53,7 @@ class BatchStep:
     final_states: np.ndarray
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _write_view(state, params, observation, mask, n_actions):
     player = state[L.TO_MOVE]
     write_observation(state, player, params, observation, False)

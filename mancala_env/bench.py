@@ -45,7 +45,7 @@ from .opponents import random_actions, random_legal_action
 from .variants import VARIANTS, get_variant
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _random_moves(state, params, n_moves):
     """Play `n_moves` random legal moves, starting a new game whenever one ends; return the
     number of games finished."""

@@ -34,45 +34,45 @@ MAX_OBSERVATION = 128  # more numbers than any rule set's observation has
 PLACE_CODES = 16  # where a special piece is, as the observation tells it
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def has_rounds(params):
     """Whether houses can change hands or close: a match of rounds, or lifts beyond one row."""
     return params[L.P_ROUNDS] != L.ROUNDS_NONE or params[L.P_LIFT_ACTIONS] > params[L.P_HOUSES]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def has_uur(params):
     """Whether pits can become pregnant (uur) and held for a player (Layli Goobalay)."""
     return params[L.P_UUR] == 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def has_setting_out(params):
     """Whether the players set out the seeds before play (Mangala's central holes)."""
     return params[L.P_SETTING_OUT] == L.SETTING_OUT_CENTRAL_CHOSEN
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def has_pieces(params):
     """Whether the game has special pieces (10 Mighty Men)."""
     return params[L.P_PIECE_GAME] == 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _board_pit(k, player, params):
     """The pit that is `k`-th in `player`'s order (their house 1 first)."""
     houses = params[L.P_HOUSES]
     return (k + player * houses) % (2 * houses)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _seen_pit(pit, player, params):
     """A pit in `player`'s order (their house 1 first); the board's pit count for none."""
     houses = params[L.P_HOUSES]
     return (pit - player * houses) % (2 * houses) if pit >= 0 else 2 * houses
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _seen_place(at, player, params):
     pits = 2 * params[L.P_HOUSES]
     if 0 <= at < pits:
@@ -84,7 +84,7 @@ def _seen_place(at, player, params):
     return pits + 2 if at == L.AT_HAND else pits + 3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _write_pieces(state, player, params, out, n, bounds):
     """The special pieces and the decision asked (see the module's docstring)."""
     pits = 2 * params[L.P_HOUSES]
@@ -119,7 +119,7 @@ def _write_pieces(state, player, params, out, n, bounds):
     return n + 7
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def write_observation(state, player, params, out, bounds):
     """Write the observation of `player` into `out` and return how many numbers it has; with
     `bounds`, write the highest value each number can take instead (the lowest is 0)."""

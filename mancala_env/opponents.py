@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit, prange
 
 from .engine import layout as L
+from .engine.scratch import copy_into, stack_array
 from .engine.turn import step
 
 OPPONENTS = ("random", "greedy")
@@ -51,7 +52,7 @@ def load_opponent(spec: str, variant: str, seed: int | None = None) -> Any:
     return _loader(spec, variant, seed=seed)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_legal_action(state, params):
     """A uniformly random legal action of the player to move in `state` (a game still on), drawn
     from numba's generator: seed it with ``np.random.seed`` inside compiled code."""
@@ -67,7 +68,7 @@ def random_legal_action(state, params):
     return -1  # not reached: `pick` is below the number of legal actions
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def greedy_action(state, params, noise, scratch):
     """The greedy action of the player to move in `state`; `noise` (one number in [0, 1) per
     action) breaks ties."""
@@ -77,7 +78,7 @@ def greedy_action(state, params, noise, scratch):
     for action in range(params[L.P_N_ACTIONS]):
         if state[L.LEGAL + action] == 0:
             continue
-        scratch[:] = state
+        copy_into(scratch, state)
         step(scratch, action, params)
         score = scratch[L.STORE + mover] - state[L.STORE + mover] + noise[action]
         if score > best_score:
@@ -89,11 +90,11 @@ def greedy_action(state, params, noise, scratch):
 def greedy_actions(states, params, noise, out):
     """`greedy_action` for every row of `states` (noise: one row per game)."""
     for i in prange(states.shape[0]):
-        scratch = np.empty(states.shape[1], states.dtype)
+        scratch = stack_array(L.STATE_SIZE)
         out[i] = greedy_action(states[i], params, noise[i], scratch)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_legal_actions(states, params, draws, out):
     """A uniformly random legal action in every game of a batch: the ``draws[i] % count``-th
     of the legal actions of game i (-1 for a game with none); `draws` are random integers

@@ -4,12 +4,14 @@ The kernels are compiled without numba's reference counting (``_nrt=False``): an
 from one kernel to another is otherwise counted on entry and on exit with atomic operations,
 and those took more time than the rules themselves (`docs/engine.md`). Without it a kernel
 cannot allocate arrays, so the few that need room to work in (a copy of the state to try a
-move on, the board a relay saw) take it from the stack frame of the function that calls
-`stack_array`, sized by a constant: the array lives until that function returns.
+move on, the boards a relay saw) take it from the stack frame of the function that calls
+`stack_array`, sized by a constant: the array lives until that function returns. Run as plain
+Python (``NUMBA_DISABLE_JIT=1``), `stack_array` is an ordinary numpy allocation.
 """
 
+import numpy as np
 from numba import njit, types
-from numba.core import cgutils
+from numba.core import cgutils, config
 from numba.extending import intrinsic
 from numba.np.arrayobj import populate_array
 
@@ -17,7 +19,7 @@ SCRATCH = types.Array(types.int32, 1, "C")
 
 
 @intrinsic
-def stack_array(typingctx, count):
+def _on_the_stack(typingctx, count):
     """An int32 array of `count` slots (a constant), uninitialised, in the calling function's
     stack frame."""
     if not isinstance(count, types.IntegerLiteral):
@@ -39,6 +41,14 @@ def stack_array(typingctx, count):
         return array._getvalue()
 
     return SCRATCH(count), codegen
+
+
+def _on_the_heap(count: int) -> np.ndarray:
+    """`stack_array` run as plain Python: an ordinary numpy array."""
+    return np.empty(count, np.int32)
+
+
+stack_array = _on_the_heap if config.DISABLE_JIT else _on_the_stack
 
 
 @njit(inline="always", _nrt=False)
