@@ -53,4 +53,4 @@ class GreedyAgent(_SeededAgent):
 
     def act(self, game: Game) -> int:
         noise = self.rng.random(game.n_actions)
-        return int(greedy_action(game.state, game.params, noise, np.empty_like(game.state)))
+        return int(greedy_action(game.state, game.params, noise))

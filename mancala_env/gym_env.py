@@ -141,7 +141,6 @@ class SingleAgentEnv(gymnasium.Env):
         self.observation_space = self.encoding.space
         self.observation_names = self.encoding.names
         self.action_space = spaces.Discrete(self.game.n_actions)
-        self._scratch = np.empty_like(self.game.state)
         self._score = 0
         self._ended = True  # until the first reset
 
@@ -225,7 +224,7 @@ class SingleAgentEnv(gymnasium.Env):
                 action = opponent.act(game)
             elif opponent == "greedy":
                 noise = rng.random(game.n_actions)
-                action = greedy_action(game.state, game.params, noise, self._scratch)
+                action = greedy_action(game.state, game.params, noise)
             else:
                 states, masks = game.state[None], game.legal_mask()[None]
                 action = opponent_actions(opponent, states, game.params, masks, rng)[0]

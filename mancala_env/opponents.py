@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit, prange
 
 from .engine import layout as L
+from .engine.layout import STATE_SIZE
 from .engine.scratch import copy_into, stack_array
 from .engine.turn import step
 
@@ -69,9 +70,10 @@ def random_legal_action(state, params):
 
 
 @njit(cache=True, _nrt=False)
-def greedy_action(state, params, noise, scratch):
+def greedy_action(state, params, noise):
     """The greedy action of the player to move in `state`; `noise` (one number in [0, 1) per
     action) breaks ties."""
+    scratch = stack_array(STATE_SIZE)
     mover = state[L.TO_MOVE]
     best = -1
     best_score = -np.inf
@@ -90,8 +92,7 @@ def greedy_action(state, params, noise, scratch):
 def greedy_actions(states, params, noise, out):
     """`greedy_action` for every row of `states` (noise: one row per game)."""
     for i in prange(states.shape[0]):
-        scratch = stack_array(L.STATE_SIZE)
-        out[i] = greedy_action(states[i], params, noise[i], scratch)
+        out[i] = greedy_action(states[i], params, noise[i])
 
 
 @njit(cache=True, _nrt=False)
