@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit, prange
 
 from .engine import layout as L
+from .engine.scratch import copy_into
 from .engine.starts import random_start_seeds
 from .engine.turn import new_game, step
 from .game import Game, IllegalActionError, action_number
@@ -71,6 +72,42 @@ def batch_reset(states, params, first_players, seeds, observations, masks, to_mo
         to_move[i] = states[i, L.TO_MOVE]
 
 
+@njit(cache=True, _nrt=False)
+def _step_game(
+    i,
+    states,
+    action,
+    params,
+    first_player,
+    seed,
+    observations,
+    masks,
+    rewards,
+    terminated,
+    to_move,
+    final_winner,
+    final_stores,
+    final_states,
+):
+    """Game `i` of `batch_step`: a function of its own, compiled without reference counting,
+    so that the rows it reads and writes cost no atomic counts (`engine.scratch`)."""
+    state = states[i]
+    step(state, action, params)
+    terminated[i] = state[L.OVER] == 1
+    if terminated[i]:
+        winner = state[L.WINNER]
+        final_winner[i] = winner
+        final_stores[i, 0] = state[L.STORE]
+        final_stores[i, 1] = state[L.STORE + 1]
+        copy_into(final_states[i], state)
+        if winner >= 0:
+            rewards[i, winner] = 1.0
+            rewards[i, 1 - winner] = -1.0
+        new_game(params, first_player, state, seed)
+    _write_view(state, params, observations[i], masks[i], masks.shape[1])
+    to_move[i] = state[L.TO_MOVE]
+
+
 @njit(cache=True, parallel=True)
 def batch_step(
     states,
@@ -105,23 +142,10 @@ def batch_step(
         rewards[i, 1] = 0.0
         terminated[i] = False
         final_winner[i] = NO_RESULT
-        if not active[i]:
-            continue
-        state = states[i]
-        step(state, actions[i], params)
-        terminated[i] = state[L.OVER] == 1
-        if terminated[i]:
-            winner = state[L.WINNER]
-            final_winner[i] = winner
-            final_stores[i, 0] = state[L.STORE]
-            final_stores[i, 1] = state[L.STORE + 1]
-            final_states[i] = state
-            if winner >= 0:
-                rewards[i, winner] = 1.0
-                rewards[i, 1 - winner] = -1.0
-            new_game(params, first_players[i], state, seeds[i])
-        _write_view(state, params, observations[i], masks[i], n_actions)
-        to_move[i] = state[L.TO_MOVE]
+        if active[i]:
+            _step_game(i, states, actions[i], params, first_players[i], seeds[i], observations,
+                       masks, rewards, terminated, to_move, final_winner, final_stores,
+                       final_states)  # fmt: skip
     return -1
 
 

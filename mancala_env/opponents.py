@@ -96,25 +96,31 @@ def greedy_actions(states, params, noise, out):
 
 
 @njit(cache=True, _nrt=False)
+def _random_legal_of(states, i, params, draw, out):
+    """Game i's share of `random_legal_actions`."""
+    count = 0
+    for action in range(params[L.P_N_ACTIONS]):
+        count += states[i, L.LEGAL + action]
+    out[i] = -1
+    if count == 0:
+        return
+    pick = draw % count
+    for action in range(params[L.P_N_ACTIONS]):
+        if states[i, L.LEGAL + action] == 1:
+            if pick == 0:
+                out[i] = action
+                return
+            pick -= 1
+
+
+@njit(cache=True, parallel=True)
 def random_legal_actions(states, params, draws, out):
     """A uniformly random legal action in every game of a batch: the ``draws[i] % count``-th
     of the legal actions of game i (-1 for a game with none); `draws` are random integers
     below 2**62, so the result depends on them alone, not on how the games are spread over
     threads."""
-    for i in range(states.shape[0]):
-        count = 0
-        for action in range(params[L.P_N_ACTIONS]):
-            count += states[i, L.LEGAL + action]
-        out[i] = -1
-        if count == 0:
-            continue
-        pick = draws[i] % count
-        for action in range(params[L.P_N_ACTIONS]):
-            if states[i, L.LEGAL + action] == 1:
-                if pick == 0:
-                    out[i] = action
-                    break
-                pick -= 1
+    for i in prange(states.shape[0]):
+        _random_legal_of(states, i, params, draws[i], out)
 
 
 DRAW_BOUND = 2**62  # random_legal_actions' draws lie below it (a bias of count / 2**62 at most)
