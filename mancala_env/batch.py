@@ -73,24 +73,20 @@ def batch_reset(states, params, first_players, seeds, observations, masks, to_mo
 
 
 @njit(cache=True, _nrt=False)
-def _step_game(
-    i,
-    states,
-    action,
-    params,
-    first_player,
-    seed,
-    observations,
-    masks,
-    rewards,
-    terminated,
-    to_move,
-    final_winner,
-    final_stores,
-    final_states,
-):
-    """Game `i` of `batch_step`: a function of its own, compiled without reference counting,
-    so that the rows it reads and writes cost no atomic counts (`engine.scratch`)."""
+def _step_game(i, active, states, action, params, first_player, seed, out):
+    """Game `i` of `batch_step` (played when `active`): a function of its own, compiled without
+    reference counting, so that the rows it reads and writes cost no atomic counts
+    (`engine.scratch`). `out`: the arrays `batch_step` writes, from `observations` to
+    `final_states`, in its order."""
+    observations, masks, rewards, terminated, to_move, final_winner, final_stores, final_states = (
+        out
+    )
+    rewards[i, 0] = 0.0
+    rewards[i, 1] = 0.0
+    terminated[i] = False
+    final_winner[i] = NO_RESULT
+    if not active:
+        return
     state = states[i]
     step(state, action, params)
     terminated[i] = state[L.OVER] == 1
@@ -109,43 +105,25 @@ def _step_game(
 
 
 @njit(cache=True, parallel=True)
-def batch_step(
-    states,
-    actions,
-    active,
-    params,
-    first_players,
-    seeds,
-    observations,
-    masks,
-    rewards,
-    terminated,
-    to_move,
-    final_winner,
-    final_stores,
-    final_states,
-):
+def batch_step(states, actions, active, params, first_players, seeds, out):
     """Play one action in every game whose `active` flag is set (the others are left as they
-    are); finished games report their result and start again.
+    are); finished games report their result and start again. `out`: the arrays the step
+    writes (observations, masks, rewards, terminated, to_move, final_winner, final_stores,
+    final_states; `BatchStep` names them).
 
     Returns the number of the first active row whose action was illegal, or -1 (no game is
     played when one action is illegal).
     """
-    n_actions = masks.shape[1]
+    n_actions = out[1].shape[1]  # the masks'
     n = states.shape[0]
     for i in range(n):  # refuse a batch with an illegal action before changing any game
         a = actions[i]
         if active[i] and (a < 0 or a >= n_actions or states[i, L.LEGAL + a] == 0):
             return i
+    # The rows are written by _step_game alone: numba's parallel loop loses writes made in its
+    # own body to arrays taken out of a tuple argument (tests/test_batch.py would fail).
     for i in prange(n):
-        rewards[i, 0] = 0.0
-        rewards[i, 1] = 0.0
-        terminated[i] = False
-        final_winner[i] = NO_RESULT
-        if active[i]:
-            _step_game(i, states, actions[i], params, first_players[i], seeds[i], observations,
-                       masks, rewards, terminated, to_move, final_winner, final_stores,
-                       final_states)  # fmt: skip
+        _step_game(i, active[i], states, actions[i], params, first_players[i], seeds[i], out)
     return -1
 
 
@@ -174,6 +152,16 @@ class BatchedGames:
         self._final_stores = np.zeros((n_games, 2), dtype=np.int32)
         self._final_states = np.zeros((n_games, L.STATE_SIZE), dtype=np.int32)
         self._all_active = np.ones(n_games, dtype=np.bool_)
+        self._out = (  # what batch_step writes, in its order
+            self._observations,
+            self.masks,
+            self._rewards,
+            self._terminated,
+            self.to_move,
+            self._final_winner,
+            self._final_stores,
+            self._final_states,
+        )
 
     @property
     def observations(self) -> np.ndarray:
@@ -233,14 +221,7 @@ class BatchedGames:
             self.params,
             self._first_players(),
             self._start_seeds(),
-            self._observations,
-            self.masks,
-            self._rewards,
-            self._terminated,
-            self.to_move,
-            self._final_winner,
-            self._final_stores,
-            self._final_states,
+            self._out,
         )
         if bad >= 0:
             action_number(actions[bad], self.n_actions)  # out of range: says the range
@@ -249,16 +230,7 @@ class BatchedGames:
                 f"action {int(actions[bad])} is not legal in game {bad}; legal actions: {legal} "
                 "(no game was stepped)"
             )
-        return BatchStep(
-            self.observations,
-            self.masks,
-            self._rewards,
-            self._terminated,
-            self.to_move,
-            self._final_winner,
-            self._final_stores,
-            self._final_states,
-        )
+        return BatchStep(self.observations, *self._out[1:])  # the observations cut to size
 
     def random_actions(self, rng: np.random.Generator | None = None) -> np.ndarray:
         """A uniformly random legal action in every game."""
