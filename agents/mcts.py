@@ -42,6 +42,7 @@ from numba import njit
 
 from mancala_env import Game
 from mancala_env.engine import layout as L
+from mancala_env.engine.scratch import copy_into
 from mancala_env.engine.turn import step
 from mancala_env.kernels import rule_set_kernels
 from mancala_env.opponents import random_legal_action
@@ -69,13 +70,13 @@ SIZE = 0  # meta[SIZE]: nodes in use
 MAX_PATH = 100_000  # deepest path followed from the root
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def seed_rollouts(seed):
     """Seed the random number generator of the compiled rollouts."""
     np.random.seed(seed)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rollout(state, params):
     """Play uniformly random legal moves on `state` (in place) to the end of the game; return
     the winner (-1 for a draw)."""
@@ -84,7 +85,7 @@ def rollout(state, params):
     return state[L.WINNER]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def player_0_result(winner):
     """A game's result for player_0: 1 won, 0.5 drawn, 0 lost."""
     if winner < 0:
@@ -92,13 +93,13 @@ def player_0_result(winner):
     return 1.0 if winner == 0 else 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def mover_result(result_0, mover):
     """Player_0's result `result_0` seen by `mover`."""
     return result_0 if mover == 0 else 1.0 - result_0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def evaluate(state, params):
     """Player_0's result of a finished game, or else 1/2 plus half the store difference over
     the seeds in play (in [0, 1] like a result)."""
@@ -108,7 +109,7 @@ def evaluate(state, params):
     return 0.5 + 0.5 * difference / max(params[L.P_TOTAL_SEEDS], 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _best_child(node, mover, ints, floats, c, mix, puct):
     """The child of `node` (where `mover` is to move) to follow: a proven child is worth its
     proven result, with no exploration term; in UCT the mean result is mixed with weight `mix`
@@ -138,12 +139,12 @@ def _best_child(node, mover, ints, floats, c, mix, puct):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def select(root, params, ints, floats, c, mix, puct, leaf, path, movers):
     """Walk down from the root to a node not yet expanded, a finished game or a proven node,
     replaying the moves on `leaf`; return the path's length (path[k]: nodes, movers[k]: player
     to move at path[k])."""
-    leaf[:] = root
+    copy_into(leaf, root)
     node = 0
     path[0] = 0
     length = 1
@@ -163,7 +164,7 @@ def select(root, params, ints, floats, c, mix, puct, leaf, path, movers):
     return length
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def expand(node, leaf, params, ints, floats, meta, priors, use_priors, mix, scratch):
     """Give `node` (at position `leaf`) one child per legal action, in random order; their
     priors are `priors` masked to the legal actions (uniform if `use_priors` is False or the
@@ -193,7 +194,7 @@ def expand(node, leaf, params, ints, floats, meta, priors, use_priors, mix, scra
         floats[child, PROVEN] = UNPROVEN
         floats[child, HEURISTIC] = 0.5
         if mix > 0:
-            scratch[:] = leaf
+            copy_into(scratch, leaf)
             step(scratch, ints[child, ACTION], params)
             floats[child, HEURISTIC] = evaluate(scratch, params)
         if use_priors and total > 0:
@@ -205,7 +206,7 @@ def expand(node, leaf, params, ints, floats, meta, priors, use_priors, mix, scra
     meta[SIZE] = first + count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _prove(node, mover, ints, floats):
     """Mark `node` proven if its children prove it: one of them is a proven win for `mover`
     (the player to move there), or all are proven (the best for `mover` is its result).
@@ -224,7 +225,7 @@ def _prove(node, mover, ints, floats):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _minimax(node, mover, ints, floats):
     """Set the evaluation of `node` to its best child's for `mover` (to move there)."""
     first = ints[node, FIRST]
@@ -235,7 +236,7 @@ def _minimax(node, mover, ints, floats):
     floats[node, HEURISTIC] = best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def backup(path, movers, length, ints, floats, result_0, solved, mix):
     """Add one visit along the path, each node credited with the result (`result_0` is
     player_0's) of the player who chose its move. With `solved` (the result is exact: a
@@ -256,11 +257,11 @@ def backup(path, movers, length, ints, floats, result_0, solved, mix):
             _minimax(node, movers[k], ints, floats)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def run_uct(root, params, ints, floats, meta, c, mix, simulations, leaf, path, movers, scratch):
     """Up to `simulations` UCT simulations with random rollouts; returns how many were run (fewer
     when the node arrays are nearly full, or the root's result is proven)."""
-    no_priors = np.zeros(1)
+    no_priors = floats[0]  # any float row: without priors `expand` reads none
     for done in range(simulations):
         if meta[SIZE] + params[L.P_N_ACTIONS] > ints.shape[0]:
             return done
