@@ -32,6 +32,7 @@ CONFIGS = (
     + [
         ("mangala", {"setting_out": "random"}),
         ("mighty_men", {"setting_out": "random"}),
+        ("oware", {"houses": 3, "seeds": 2}),  # a smaller board: shorter pit lists
     ]
 )
 HOSTILE_VALUES = [
