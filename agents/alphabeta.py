@@ -202,8 +202,8 @@ def _negamax(state, depth, ply, alpha, beta, rules, table, plies, control):
     if _covered(state, endgames):  # exact: no horizon, searching deeper changes nothing
         if ply == 0:
             return _database_move(state, endgames, children[0, 0], noise, stats)
-        levels, _, _, board = endgames
-        half_seeds = board_half_seeds(state, levels, BINOMIAL, board)
+        levels, _, database_params, board = endgames
+        half_seeds = board_half_seeds(state, database_params, levels, BINOMIAL, board)
         return _database_value(state, half_seeds, params)
     if depth == 0:
         stats[LEAVES] += 1

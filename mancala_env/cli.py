@@ -42,6 +42,7 @@ from agents.tournament import (
 from agents.tournament.replay import load_record, replay
 
 from . import __version__, list_variants
+from .engine import layout as L
 from .game import Game
 from .render import render_ansi
 from .variants import VARIANTS, Variant, describe_options, get_variant
@@ -381,12 +382,13 @@ def cmd_solve(args: argparse.Namespace) -> int:
         f"{directory}: boards of 0 to {args.max_seeds} seeds, {report.bytes_on_disk:,} bytes "
         f"({len(report.found)} seed counts found, {len(report.solved)} solved in {solved:.1f} s)"
     )
-    _print_start_value(directory, variant, options)
+    if args.max_seeds >= int(variant.params(options)[L.P_TOTAL_SEEDS]):
+        _print_start_value(directory, variant, options)
     return 0
 
 
 def _print_start_value(directory: str, variant: Variant, options: Any) -> None:
-    """When the database holds every seed of the game, the value of the start: a small board
+    """The start's value from a database that holds every seed of the game: a small board
     solved whole."""
     from .endgame.database import EndgameDatabase
 

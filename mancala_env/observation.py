@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from .engine import layout as L
+from .engine.board import house_pit
 from .engine.setting_out import central_pit
 
 MAX_OBSERVATION = 128  # more numbers than any rule set's observation has
@@ -56,13 +57,6 @@ def has_setting_out(params):
 def has_pieces(params):
     """Whether the game has special pieces (10 Mighty Men)."""
     return params[L.P_PIECE_GAME] == 1
-
-
-@njit(cache=True, _nrt=False)
-def _board_pit(k, player, params):
-    """The pit that is `k`-th in `player`'s order (their house 1 first)."""
-    houses = params[L.P_HOUSES]
-    return (k + player * houses) % (2 * houses)
 
 
 @njit(cache=True, _nrt=False)
@@ -102,7 +96,7 @@ def _write_pieces(state, player, params, out, n, bounds):
         out[n + 4] = pits if bounds else max(state[L.PIECE_SHIFT + i], -1) + 1
         n += 5
     for k in range(pits):
-        out[n] = 1 if bounds else state[L.CLOSED + _board_pit(k, player, params)]
+        out[n] = 1 if bounds else state[L.CLOSED + house_pit(player, k, params)]
         n += 1
     in_move = state[L.PHASE] >= L.PHASE_DROP
     flock = state[L.MOVE + L.MOVE_FLOCK] if in_move else -1
@@ -128,7 +122,7 @@ def write_observation(state, player, params, out, bounds):
     pits = 2 * params[L.P_HOUSES]
     n = 0
     for k in range(pits):
-        out[n] = seeds if bounds else state[_board_pit(k, player, params)]
+        out[n] = seeds if bounds else state[house_pit(player, k, params)]
         n += 1
     out[n] = seeds if bounds else state[L.STORE + player]
     out[n + 1] = seeds if bounds else state[L.STORE + other]
@@ -137,7 +131,7 @@ def write_observation(state, player, params, out, bounds):
     n += 4
     if has_rounds(params):
         for k in range(pits):
-            pit = _board_pit(k, player, params)
+            pit = house_pit(player, k, params)
             out[n] = 1 if bounds else state[L.OWNER + pit] == player
             out[n + pits] = 1 if bounds else state[L.CLOSED + pit]
             n += 1
@@ -149,7 +143,7 @@ def write_observation(state, player, params, out, bounds):
         n += 3
     if has_uur(params):
         for k in range(pits):
-            uur = state[L.UUR + _board_pit(k, player, params)]  # 1 + owner, 0 for none
+            uur = state[L.UUR + house_pit(player, k, params)]  # 1 + owner, 0 for none
             out[n] = 2 if bounds else (0 if uur == 0 else (1 if uur == 1 + player else 2))
             n += 1
     if has_setting_out(params):

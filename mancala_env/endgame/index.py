@@ -15,7 +15,8 @@ compiled functions read ``p`` from the length of the board array they are given.
 import numpy as np
 from numba import njit
 
-from ..engine.layout import MAX_PITS
+from ..engine.board import house_pit
+from ..engine.layout import MAX_PITS, TO_MOVE
 
 MAX_SEEDS = 96  # the most seeds a board of the Oware family holds (six houses of eight seeds)
 
@@ -40,6 +41,18 @@ def level_size(seeds: int, pits: int) -> int:
 def total_size(max_seeds: int, pits: int) -> int:
     """The number of boards of `pits` pits holding at most `max_seeds` seeds."""
     return int(BINOMIAL[max_seeds + pits, pits])
+
+
+@njit(cache=True)
+def mover_board(state, params, board):
+    """Write the board of `state` into `board` (one slot a pit) as a database stores it, seen
+    from the player to move (their house 1 first); return the seeds on it."""
+    mover = state[TO_MOVE]
+    seeds = 0
+    for pit in range(board.shape[0]):
+        board[pit] = state[house_pit(mover, pit, params)]
+        seeds += board[pit]
+    return seeds
 
 
 @njit(cache=True)

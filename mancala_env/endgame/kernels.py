@@ -24,10 +24,10 @@ edge leads to the opponent's turn.
 import numpy as np
 from numba import njit, prange
 
-from ..engine.board import board_seeds, pit_count
-from ..engine.layout import LEGAL, OVER, P_HOUSES, P_N_ACTIONS, STORE, TO_MOVE
+from ..engine.board import pit_count
+from ..engine.layout import LEGAL, OVER, P_N_ACTIONS, STORE, TO_MOVE
 from ..engine.turn import begin_turn, step
-from .index import rank, unrank
+from .index import mover_board, rank, unrank
 
 NO_EDGE = np.uint32(0xFFFFFFFF)  # an action that is illegal or leaves the level
 NO_EXIT = np.uint8(255)  # a board all of whose moves stay in the level
@@ -51,11 +51,8 @@ def _exits_of(state, child, seeds, lower, offsets, params, binomial, board, edge
         if child[OVER] == 1:
             value = 2 * child[STORE]
         else:
-            left = board_seeds(child, params)
+            left = mover_board(child, params, board)
             mover = child[TO_MOVE]
-            houses = params[P_HOUSES]
-            for pit in range(2 * houses):
-                board[pit] = child[(pit + houses * mover) % (2 * houses)]
             index = rank(board, left, binomial)
             if left == seeds:
                 edges_row[action] = index

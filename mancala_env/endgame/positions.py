@@ -10,6 +10,7 @@ from ..engine import layout as L
 from ..engine.turn import begin_turn
 from ..game import Game
 from ..variants import RuleOptions, Variant
+from ..variants.base import SOURCE_HOUSES
 
 
 def position_game(variant: Variant, options: RuleOptions, pits: np.ndarray, to_move: int) -> Game:
@@ -34,7 +35,7 @@ def position_game(variant: Variant, options: RuleOptions, pits: np.ndarray, to_m
     return game
 
 
-def random_board(seeds: int, rng: np.random.Generator, pits: int = L.MAX_PITS) -> np.ndarray:
+def random_board(seeds: int, rng: np.random.Generator, pits: int = 2 * SOURCE_HOUSES) -> np.ndarray:
     """A board of `pits` pits and `seeds` seeds drawn uniformly from all such boards (stars
     and bars)."""
     bars = np.sort(rng.choice(seeds + pits - 1, pits - 1, replace=False))
@@ -55,9 +56,9 @@ def random_choices(
     """Endless uniformly random positions of `seeds` seeds in which the player to move has a
     choice (two legal moves or more). ValueError when `max_draws` boards in a row offer none
     (in Oware, a board of two seeds never does)."""
+    pits = 2 * int(variant.params(options)[L.P_HOUSES])
     draws = 0
     while draws < max_draws:
-        pits = 2 * int(variant.params(options)[L.P_HOUSES])
         board = random_board(seeds, rng, pits)
         game = position_game(variant, options, board, int(rng.integers(2)))
         draws += 1

@@ -15,7 +15,7 @@ from numba.typed import List
 from ..engine.board import board_seeds
 from ..engine.layout import OVER, STORE, TO_MOVE
 from ..engine.turn import step
-from .index import rank
+from .index import mover_board, rank
 
 LEVEL = types.Array(types.uint8, 1, "C", readonly=True)  # a level's values, memory-mapped
 
@@ -30,16 +30,11 @@ def level_list(levels: list[np.ndarray]) -> List:
 
 
 @njit(cache=True)
-def board_half_seeds(state, levels, binomial, board):
+def board_half_seeds(state, params, levels, binomial, board):
     """The most half seeds the player to move in `state` wins from its board against best
     play; the board must hold fewer seeds than `levels` has levels. `board` is a scratch array
     of the board's length."""
-    pits = board.shape[0]
-    mover = state[TO_MOVE]
-    seeds = 0
-    for pit in range(pits):  # the board seen from the mover's side, as it is stored
-        board[pit] = state[(pit + pits // 2 * mover) % pits]
-        seeds += board[pit]
+    seeds = mover_board(state, params, board)
     return np.int64(levels[seeds][rank(board, seeds, binomial)])
 
 
@@ -54,6 +49,6 @@ def move_half_seeds(state, action, params, levels, binomial, child, board):
     step(child, action, params)
     won = 2 * np.int64(child[STORE + mover] - state[STORE + mover])
     if child[OVER] == 0:
-        theirs = board_half_seeds(child, levels, binomial, board)
+        theirs = board_half_seeds(child, params, levels, binomial, board)
         won += theirs if child[TO_MOVE] == mover else 2 * board_seeds(child, params) - theirs
     return won

@@ -169,9 +169,8 @@ def _finish(state, remainder, reason, params):
         state[STORE] += half
         state[STORE + 1] += half
         if left % 2 == 1:
-            state[
-                STORE + (0 if row_seeds(state, 0, params) > row_seeds(state, 1, params) else 1)
-            ] += 1
+            fuller = 0 if row_seeds(state, 0, params) > row_seeds(state, 1, params) else 1
+            state[STORE + fuller] += 1
     else:
         for player in range(2):
             state[STORE + player] += row_seeds(state, player, params)

@@ -63,6 +63,8 @@ class OwareOptions(RuleOptions):
     houses: int = bounded(
         SOURCE_HOUSES, 1, L.MAX_HOUSES, "houses a player (the source's board has six)"
     )
+    # At most 8: 96 seeds on six houses, within the observations' int8 counts and the endgame
+    # databases' numbering (`endgame.index.MAX_SEEDS`).
     seeds: int = bounded(4, 1, 8, "seeds in each house at the start (the source has four)")
 
 
