@@ -12,6 +12,7 @@ from positions import outcome, position
 
 from mancala_env import Game
 from mancala_env.env import raw_env
+from mancala_env.snapshot_fields import SnapshotError
 
 NAMES = ["oware", "kpo", "ouri"]
 
@@ -112,3 +113,17 @@ def test_half_of_eighteen_seeds_each_is_a_draw():
 def test_a_board_size_out_of_range_is_refused(option, value, allowed):
     with pytest.raises(ValueError, match=f"option {option}={value!r} must be an {allowed}"):
         Game("oware", **{option: value})
+
+
+def test_a_snapshot_of_the_wrong_board_size_is_refused():
+    """A snapshot is read against its rule set's board: twelve pits for a board of three
+    houses are refused, naming the six expected; the small board's own snapshot restores."""
+    game = Game("oware", first_player="player_0", houses=3, seeds=2)
+    snapshot = game.snapshot()
+    assert len(snapshot["pits"]) == 6
+    assert Game.from_snapshot(snapshot).snapshot() == snapshot
+    wrong = {**snapshot, "pits": [1] * 12}
+    with pytest.raises(SnapshotError, match="'pits' must be a list of 6 integers"):
+        Game.from_snapshot(wrong)
+    with pytest.raises(SnapshotError, match="'owners' must be a list of 6 integers"):
+        Game.from_snapshot({**snapshot, "owners": [0] * 6 + [1] * 6})
