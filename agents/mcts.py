@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from types import ModuleType
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -427,7 +427,7 @@ class MCTSAgent(SearchAgent):
         return best
 
 
-def _uct_kernels(game: Game) -> ModuleType:
+def _uct_kernels(game: Game) -> SimpleNamespace:
     """This module's kernels derived for `game`'s rules (`mancala_env.kernels`): the
     simulations of UCT, rollouts above all, run the rule set's own `step`."""
     return rule_set_kernels(game, ("run_uct",), extra=(__name__,))

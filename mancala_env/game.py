@@ -7,13 +7,16 @@ owns nothing the kernels do not: every rule lives in `mancala_env.engine`.
 from __future__ import annotations
 
 import dataclasses
+from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 from .engine import layout as L
+from .engine import turn
+from .engine.specialise import specialised
 from .engine.starts import random_start_seeds
-from .engine.turn import ILLEGAL, begin_turn, new_game, step
+from .engine.turn import ILLEGAL
 from .first_use import announce_compiling
 from .inputs import as_integer
 from .snapshot import Rules, state_from_snapshot
@@ -22,7 +25,23 @@ from .variants import RuleOptions, Variant, get_variant
 from .variants.actions import find
 from .variants.mighty_men_snapshot import SOWING_PHASES, pieces_snapshot
 
-ENGINE_COMPILE_SECONDS = 40  # the first game's kernels: 36 s on two quiet cores
+SHARED_COMPILE_SECONDS = 40  # the shared kernels: 34 s on two quiet cores
+OWN_COMPILE_SECONDS = 15  # a rule set's own: 8 s for Oware's, 15 s for 10 Mighty Men's
+
+
+def engine_kernels(variant: Variant, params: np.ndarray) -> ModuleType | SimpleNamespace:
+    """The engine's kernels (`new_game`, `step`, `begin_turn`) a game of `variant` under the
+    rule parameters `params` runs: the rule set's own (`engine.specialise`) when `params` are
+    its defaults, the rules most games are played by, which compile in seconds; otherwise the
+    shared kernels (`engine.turn`), one compiled copy for every rule set and option. Says so on
+    stderr when they have to compile."""
+    if np.array_equal(params, variant.params(variant.options())):
+        kernels: ModuleType | SimpleNamespace = specialised(params)
+        what, seconds = f"the {variant.name} kernels", OWN_COMPILE_SECONDS
+    else:
+        kernels, what, seconds = turn, "the rules engine's shared kernels", SHARED_COMPILE_SECONDS
+    announce_compiling(what, (kernels.new_game, kernels.step), seconds)
+    return kernels
 
 
 class IllegalActionError(ValueError):
@@ -47,7 +66,7 @@ class Game:
         self.houses = int(self.params[L.P_HOUSES])  # houses a player
         self.n_pits = 2 * self.houses
         self.state = np.zeros(L.STATE_SIZE, dtype=np.int32)
-        announce_compiling("the rules engine's kernels", (new_game, step), ENGINE_COMPILE_SECONDS)
+        self.kernels = engine_kernels(self.variant, self.params)
         self.reset()
 
     def reset(self, rng: np.random.Generator | None = None) -> None:
@@ -57,7 +76,7 @@ class Game:
         first = self.options.first_player
         player = int(rng.integers(2)) if first == "random" else int(first[-1])
         seed = int(random_start_seeds(self.params, rng, 1)[0])
-        new_game(self.params, player, self.state, seed)
+        self.kernels.new_game(self.params, player, self.state, seed)
 
     # ---- reading the position -------------------------------------------------------------
     @property
@@ -119,11 +138,19 @@ class Game:
         if self.over:
             raise IllegalActionError("the game is over; reset it to play again")
         action = action_number(action, self.n_actions)
-        if step(self.state, action, self.params) == ILLEGAL:
+        if self.kernels.step(self.state, action, self.params) == ILLEGAL:
             raise IllegalActionError(
                 f"action {action} is not legal for player_{self.to_move} now; "
                 f"legal actions: {self.legal_actions()}"
             )
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A pickled or deep-copied game holds no compiled code; it finds its kernels again."""
+        return {key: value for key, value in self.__dict__.items() if key != "kernels"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.kernels = engine_kernels(self.variant, self.params)
 
     def copy(self) -> Game:
         other = object.__new__(Game)
@@ -189,7 +216,7 @@ class Game:
         rules = Rules(self.variant, self.options, self.params, self.n_actions)
         state = state_from_snapshot(snapshot, rules)
         if not state[L.OVER]:
-            begin_turn(state, self.params)
+            self.kernels.begin_turn(state, self.params)
         self.state[:] = state
 
 

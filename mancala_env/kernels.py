@@ -1,14 +1,14 @@
 """The kernels of the hot loops, derived for each rule set (see `engine.specialise`).
 
-A single game steps through the shared kernels: its time goes to Python, and one compiled
-copy serves every rule set. The loops that play many moves per call (the batched engine and
-its opponents, `mancala bench`) run the rule set's own kernels instead, derived from the same
-source with the rule set's parameters folded in, compiled once and kept in numba's disk cache.
+The loops that play many moves per call (the batched engine and its opponents, MCTS,
+`mancala bench`) run the rule set's own kernels under any options, derived from the same source
+with the rule set's parameters folded in, compiled once and kept in numba's disk cache; their
+calls into the engine go to the derived engine a single game of the same rules runs (`Game`).
 """
 
 from __future__ import annotations
 
-from types import ModuleType
+from types import SimpleNamespace
 
 from .engine.specialise import specialised
 from .first_use import announce_compiling
@@ -18,7 +18,9 @@ HOT_MODULES = ("mancala_env.opponents", "mancala_env.observation", "mancala_env.
 COMPILE_SECONDS = 30  # a rule set's batch kernels, compiled on two shared cores
 
 
-def rule_set_kernels(game: Game, uses: tuple[str, ...], extra: tuple[str, ...] = ()) -> ModuleType:
+def rule_set_kernels(
+    game: Game, uses: tuple[str, ...], extra: tuple[str, ...] = ()
+) -> SimpleNamespace:
     """The kernels of `HOT_MODULES` (and of the modules `extra`) derived for `game`'s rule set
     and options; says so on stderr when one of the kernels named in `uses` has to compile."""
     module = specialised(game.params, HOT_MODULES + extra)

@@ -6,6 +6,7 @@ import pytest
 from mancala_env import Game
 from mancala_env.batch import NO_RESULT, BatchedGames
 from mancala_env.engine import layout as L
+from mancala_env.engine import turn
 from mancala_env.observation import observe
 from mancala_env.variants import VARIANTS
 
@@ -23,9 +24,13 @@ CASES = [(name, OPTIONS[name]) for name in sorted(VARIANTS)] + [
 
 
 def mirror(name: str, batch: BatchedGames, i: int, options: dict | None = None) -> Game:
-    """A single game set out like row `i` of the batch (same first player)."""
+    """A single game set out like row `i` of the batch (same first player), on the shared
+    kernels: the batch runs the rule set's own, derived from the same source."""
     first = f"player_{int(batch.states[i, L.TO_MOVE])}"  # of a freshly set out game
-    return Game(name, **{**(OPTIONS[name] if options is None else options), "first_player": first})
+    game = Game(name, **{**(OPTIONS[name] if options is None else options), "first_player": first})
+    game.kernels = turn
+    game.reset()
+    return game
 
 
 @pytest.mark.parametrize(("name", "options"), CASES)

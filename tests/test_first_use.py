@@ -5,12 +5,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mancala_env.engine.turn import new_game
 from mancala_env.first_use import announce_compiling, is_cached
 from mancala_env.game import Game
 
 ROOT = Path(__file__).resolve().parents[1]
-LINE = "mancala_env: compiling the rules engine's kernels, once, ~"
+LINE = "mancala_env: compiling the oware kernels, once, ~"
 
 
 def _first_game(cache_dir: Path) -> str:
@@ -31,7 +30,7 @@ def test_a_cold_cache_prints_the_compiling_line_once_and_a_warm_one_nothing(tmp_
 
 
 def test_a_kernel_compiled_in_this_process_needs_no_line(capsys):
-    Game("oware")  # compiles the kernels, or loads them from the disk cache
+    new_game = Game("oware").kernels.new_game  # compiled, or loaded from the disk cache
     assert new_game.overloads and is_cached(new_game)
     announce_compiling("a test's kernels", (new_game,), 1)
     assert capsys.readouterr().err == ""

@@ -19,12 +19,18 @@ from mancala_env import Game
 from mancala_env.engine import layout as L
 from mancala_env.engine import turn
 from mancala_env.engine.specialise import ENGINE, derive, derived_name, specialised
+from mancala_env.kernels import HOT_MODULES
 
 
 def derived_source(name: str, **options) -> str:
     values = tuple(int(v) for v in Game(name, **options).params)
     sources = [inspect.getsource(sys.modules[module]) for module in ENGINE]
     return derive(values, ENGINE, sources)
+
+
+def derived_file(kernels) -> Path:
+    """The file of the derived module that holds the engine's kernels."""
+    return Path(kernels.step.py_func.__code__.co_filename)
 
 
 def kernel(source: str, name: str) -> ast.FunctionDef:
@@ -87,7 +93,7 @@ def test_derived_kernels_are_written_once_and_play_the_rules(tmp_path, monkeypat
     kernels = specialised(params)
     assert specialised(params) is kernels
     written = sorted(p.name for p in (tmp_path / "kernels").iterdir() if p.is_file())
-    assert written == [kernels.__name__.rsplit(".", 1)[1] + ".py"]  # nothing half-written
+    assert written == [derived_file(kernels).name]  # nothing half-written
     game = Game("ncho", stall_limit=77, first_player="player_0")
     shared = game.copy()
     rng = np.random.default_rng(3)
@@ -95,6 +101,27 @@ def test_derived_kernels_are_written_once_and_play_the_rules(tmp_path, monkeypat
         action = int(rng.choice(game.legal_actions()))
         assert kernels.step(game.state, action, params) == turn.step(shared.state, action, params)
         assert np.array_equal(game.state, shared.state)
+
+
+def test_every_loop_of_a_rule_set_calls_the_one_derived_engine():
+    """The batch and the search compile against the same derived `step` a single game of the
+    rule set's defaults runs, so one compile serves them all."""
+    params = Game("oware").params
+    engine = specialised(params)
+    batch = specialised(params, HOT_MODULES)
+    search = specialised(params, (*HOT_MODULES, "agents.mcts"))
+    assert batch.step is engine.step is search.step is Game("oware").kernels.step
+    assert batch._step_game.py_func.__globals__["step"] is engine.step
+    assert search.rollout.py_func.__globals__["random_legal_action"] is batch.random_legal_action
+    assert engine.step is not turn.step
+
+
+def test_a_game_runs_its_rule_sets_own_kernels_only_under_its_default_rules():
+    assert (
+        Game("oware", first_player="player_1").kernels.step
+        is specialised(Game("oware").params).step
+    )  # who moves first is not a rule parameter
+    assert Game("oware", stall_limit=60).kernels is turn  # other rules: the shared kernels
 
 
 def test_a_second_process_loads_the_batch_kernels_from_disk_without_compiling():
@@ -129,4 +156,4 @@ def test_a_cache_folder_that_cannot_be_written_falls_back_to_the_temporary_one(
     blocked.write_text("")
     monkeypatch.setenv("MANCALA_ENV_CACHE", str(blocked))
     kernels = specialised(Game("oware", stall_limit=91).params)
-    assert Path(kernels.__file__).parent.parent == Path(tempfile.gettempdir()) / "mancala_env"
+    assert derived_file(kernels).parent.parent == Path(tempfile.gettempdir()) / "mancala_env"

@@ -17,12 +17,14 @@ stale can be loaded. The modules live in the user's cache folder
 (``$MANCALA_ENV_CACHE``, else ``$XDG_CACHE_HOME/mancala_env``, else ``~/.cache/mancala_env``),
 written atomically; the folder may be deleted at any time.
 
-What a derived module holds: this package's kernel modules (`ENGINE`), then the kernels of the
-`modules` asked for (for example `mancala_env.batch`'s), each module's ``@njit`` functions and
-its literal top-level constants, in that order. A name it defines is its own, so the copied
-callers call the rule set's own `step`; every other name its code uses is imported from where
-it was written. Its functions take the same arguments as the originals (``params`` included,
-for the reads that stay) and must only ever be given the parameters they were derived from.
+What is derived: this package's kernel modules (`ENGINE`) as one module, then each of the
+`modules` asked for (for example `mancala_env.batch`) as a module of its own, each with its
+``@njit`` functions and its literal top-level constants. A kernel derived before (the engine's
+`step`, the opponents' random move) is imported from its derived module, so every derived
+caller calls the rule set's own copy and a rule set's engine is compiled once for all its
+loops; every other name its code uses is imported from where it was written. The functions
+take the same arguments as the originals (``params`` included, for the reads that stay) and
+must only ever be given the parameters they were derived from.
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
+from typing import Any
 
 import numba
 import numpy as np
@@ -63,7 +66,8 @@ _LAYOUT_INTS = {
     if name.isupper() and isinstance(value, int) and not isinstance(value, bool)
 }
 MAX_PASSES = 10  # folding passes a function gets (the engine's need three)
-_loaded: dict[tuple[tuple[int, ...], tuple[str, ...]], ModuleType] = {}
+_loaded: dict[tuple[tuple[int, ...], tuple[str, ...]], SimpleNamespace] = {}
+_modules: dict[tuple[tuple[int, ...], tuple[str, ...]], ModuleType] = {}
 
 
 def cache_folder() -> Path:
@@ -81,26 +85,55 @@ def cache_folder() -> Path:
     return folder
 
 
-def specialised(params: np.ndarray, modules: tuple[str, ...] = ()) -> ModuleType:
-    """The module of kernels derived for the rule set whose parameter vector is `params`:
-    the engine's and those of `modules` (dotted names), loaded once a process."""
+def specialised(params: np.ndarray, modules: tuple[str, ...] = ()) -> SimpleNamespace:
+    """The kernels derived for the rule set whose parameter vector is `params`, loaded once a
+    process: the engine's, then those of each of `modules` (dotted names; a module's kernels
+    call the derived kernels of the engine and of the modules before it)."""
     values = tuple(int(v) for v in params)
-    names = ENGINE + tuple(m for m in modules if m not in ENGINE)
-    if (values, names) in _loaded:
-        return _loaded[values, names]
+    if (values, modules) in _loaded:
+        return _loaded[values, modules]
+    made: dict[int, tuple[str, str]] = {}  # a written kernel's id -> (derived module, name)
+    kernels: dict[str, Any] = {}
+    for group in (ENGINE, *((name,) for name in modules if name not in ENGINE)):
+        module = _derived_module(values, group, made)
+        for name in group:
+            written = vars(importlib.import_module(name))
+            for kernel in _kernel_names(inspect.getsource(sys.modules[name])):
+                made[id(written[kernel])] = (module.__name__, kernel)
+                kernels[kernel] = getattr(module, kernel)
+    _loaded[values, modules] = SimpleNamespace(**kernels)
+    return _loaded[values, modules]
+
+
+def _derived_module(
+    values: tuple[int, ...], names: tuple[str, ...], made: dict[int, tuple[str, str]]
+) -> ModuleType:
+    """The module derived from the modules `names` for `values`, written and imported once;
+    its calls to the kernels in `made` go to their derived copies."""
+    if (values, names) in _modules:
+        return _modules[values, names]
     sources = [inspect.getsource(importlib.import_module(name)) for name in names]
     engine = [path.read_text() for path in sorted(Path(__file__).parent.glob("*.py"))]
-    module_name = derived_name(values, names, sources + engine)
+    callees = sorted({module for module, _ in made.values()})
+    module_name = derived_name(values, names, sources + engine + callees)
     path = cache_folder() / "kernels" / f"{module_name}.py"
     if not path.exists():
-        _write_atomically(path, derive(values, names, sources))
+        _write_atomically(path, derive(values, names, sources, made))
     spec = importlib.util.spec_from_file_location(f"{PACKAGE}.{module_name}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
+    sys.modules[spec.name] = module  # before running it: the modules after it import from it
     spec.loader.exec_module(module)
-    _loaded[values, names] = module
+    _modules[values, names] = module
     return module
+
+
+def _kernel_names(source: str) -> list[str]:
+    return [
+        node.name
+        for node in ast.parse(source).body
+        if isinstance(node, ast.FunctionDef) and _is_kernel(node)
+    ]
 
 
 def derived_name(values: tuple[int, ...], names: tuple[str, ...], sources: list[str]) -> str:
@@ -118,10 +151,16 @@ def _write_atomically(path: Path, text: str) -> None:
     os.replace(temporary, path)
 
 
-def derive(values: tuple[int, ...], names: tuple[str, ...], sources: list[str]) -> str:
+def derive(
+    values: tuple[int, ...],
+    names: tuple[str, ...],
+    sources: list[str],
+    made: dict[int, tuple[str, str]] | None = None,
+) -> str:
     """The source of the derived module: the kernels and literal constants of the modules
-    `names` (with their `sources`), their ``params`` reads replaced by `values`; every other
-    name a kernel uses is imported from the module it was written in."""
+    `names` (with their `sources`), their ``params`` reads replaced by `values`. A kernel
+    already derived (`made`: its id -> its derived module and name) is imported from its
+    derived module; every other name a kernel uses from the module it was written in."""
     constants = dict(_LAYOUT_INTS)
     kept: list[tuple[str, ast.stmt]] = []
     for name, source in zip(names, sources, strict=True):
@@ -150,16 +189,18 @@ def derive(values: tuple[int, ...], names: tuple[str, ...], sources: list[str]) 
     module = ast.Module(body=[node for _, node in kept], type_ignores=[])
     return (
         header
-        + _imports(kept, (defined - set(_LAYOUT_INTS)) | set(dir(builtins)))
+        + _imports(kept, (defined - set(_LAYOUT_INTS)) | set(dir(builtins)), made or {})
         + ast.unparse(ast.fix_missing_locations(module))
         + "\n"
     )
 
 
-def _imports(kept: list[tuple[str, ast.stmt]], defined: set[str]) -> str:
+def _imports(
+    kept: list[tuple[str, ast.stmt]], defined: set[str], made: dict[int, tuple[str, str]]
+) -> str:
     """Import lines for the names the kept code uses but does not define: the layout's
-    constants from the layout, numba's names from numba, anything else from the module whose
-    code uses it."""
+    constants from the layout, numba's names from numba, kernels derived before (`made`) from
+    their derived module, anything else from the module whose code uses it."""
     modules: dict[str, str] = {}
     taken: dict[str, set[str]] = {}
     for module_name, node in kept:
@@ -172,12 +213,15 @@ def _imports(kept: list[tuple[str, ast.stmt]], defined: set[str]) -> str:
             if isinstance(value, ModuleType):
                 modules[name.id] = value.__name__
                 continue
-            source = module_name
-            if name.id in _LAYOUT_INTS:
+            source, imported = module_name, name.id
+            if id(value) in made:
+                source, written = made[id(value)]
+                imported = name.id if written == name.id else f"{written} as {name.id}"
+            elif name.id in _LAYOUT_INTS:
                 source = layout.__name__
             elif getattr(numba, name.id, None) is value:
                 source = "numba"
-            taken.setdefault(source, set()).add(name.id)
+            taken.setdefault(source, set()).add(imported)
     lines = [f"import {module} as {alias}" for alias, module in sorted(modules.items())]
     lines += [
         f"from {source} import {', '.join(sorted(names))}"
