@@ -38,7 +38,6 @@ from collections.abc import Callable
 from functools import cache
 
 import numpy as np
-from numba import njit
 from numba.core.dispatcher import Dispatcher
 
 from mancala_env import Game
@@ -47,6 +46,7 @@ from mancala_env.endgame.index import BINOMIAL
 from mancala_env.endgame.probe import board_half_seeds, level_list, move_half_seeds
 from mancala_env.engine import layout as L
 from mancala_env.engine.board import board_seeds
+from mancala_env.engine.jit import njit
 from mancala_env.engine.position import position_key
 from mancala_env.engine.setting_out import set_out_sampled
 from mancala_env.engine.turn import step

@@ -38,10 +38,10 @@ from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from mancala_env import Game
 from mancala_env.engine import layout as L
+from mancala_env.engine.jit import njit
 from mancala_env.engine.scratch import copy_into
 from mancala_env.engine.turn import step
 from mancala_env.kernels import rule_set_kernels

@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from .engine import layout as L
+from .engine.jit import njit
 from .engine.scratch import copy_into
 from .engine.starts import random_start_seeds
 from .engine.turn import new_game, step

@@ -34,10 +34,11 @@ from pathlib import Path
 
 import numba
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from .batch import BatchedGames
 from .engine import layout as L
+from .engine.jit import njit
 from .engine.turn import new_game, step
 from .game import Game
 from .kernels import rule_set_kernels

@@ -25,10 +25,10 @@ same), and the two counts he has chosen (0 none, else 1 + count).
 """
 
 import numpy as np
-from numba import njit
 
 from .engine import layout as L
 from .engine.board import house_pit
+from .engine.jit import njit
 from .engine.setting_out import central_pit
 
 MAX_OBSERVATION = 128  # more numbers than any rule set's observation has

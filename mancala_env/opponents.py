@@ -19,9 +19,10 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from .engine import layout as L
+from .engine.jit import njit
 from .engine.layout import STATE_SIZE
 from .engine.scratch import copy_into, stack_array
 from .engine.turn import step

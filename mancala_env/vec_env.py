@@ -49,13 +49,13 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from numba import njit
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
 from .batch import BatchedGames, BatchStep
 from .common_observation import ObservationEncoding
 from .engine import layout as L
+from .engine.jit import njit
 from .env import REWARDS
 from .game import Game
 from .observation import MAX_OBSERVATION, write_observation

@@ -1,11 +1,12 @@
 """Hostile snapshots: real snapshots of every rule set and phase, mutated, restored and played on.
 
-Run as a script (``python tests/restore_fuzz.py EXAMPLES``) by `test_restore_hostile.py` in a
-subprocess with numba's bounds checking on, so that an index out of range in a kernel fails with
-an IndexError instead of corrupting memory, and under a timeout, so that a hang fails too. Each
-snapshot restore() accepts is played on with random legal moves, and every position on the way
-must keep the rule set's seeds, an observation inside the declared Box and a legal move while
-the game is on. The last line printed is the count of snapshots tried, refused and accepted.
+Run as a script (``python tests/restore_fuzz.py EXAMPLES PART``) by `test_restore_hostile.py`,
+a subprocess for each part of the rule sets (`PARTS`), with numba's bounds checking on, so that
+an index out of range in a kernel fails with an IndexError instead of corrupting memory, and
+under a timeout, so that a hang fails too. Each snapshot restore() accepts is played on with
+random legal moves, and every position on the way must keep the rule set's seeds, an observation
+inside the declared Box and a legal move while the game is on. The last line printed is the
+count of snapshots tried, refused and accepted.
 """
 
 from __future__ import annotations
@@ -26,15 +27,17 @@ from mancala_env.snapshot import Rules
 from mancala_env.variants import VARIANTS
 
 PLAY_ON = 200  # plies played from each accepted snapshot
-CONFIGS = (
-    [(name, {}) for name in VARIANTS]
-    + [(name, {"match": True}) for name in ("ncho", "jerin", "rio_kadalis", "layli_goobalay")]
-    + [
-        ("mangala", {"setting_out": "random"}),
-        ("mighty_men", {"setting_out": "random"}),
-        ("oware", {"houses": 3, "seeds": 2}),  # a smaller board: shorter pit lists
-    ]
-)
+DEFAULT_RULES = [(name, {}) for name in VARIANTS]  # each on the rule set's own kernels
+OTHER_RULES = [  # on the shared kernels
+    *((name, {"match": True}) for name in ("ncho", "jerin", "rio_kadalis", "layli_goobalay")),
+    ("mangala", {"setting_out": "random"}),
+    ("mighty_men", {"setting_out": "random"}),
+    ("oware", {"houses": 3, "seeds": 2}),  # a smaller board: shorter pit lists
+]
+CONFIGS = [*DEFAULT_RULES, *OTHER_RULES]
+# Three parts of about equal compiling, for three test processes: the shared kernels, and each
+# half of the rule sets' own.
+PARTS = [OTHER_RULES, DEFAULT_RULES[0::2], DEFAULT_RULES[1::2]]
 HOSTILE_VALUES = [
     *(-(2**63), -(2**31) - 1, -(2**31), -2, -1, 0, 1, 2, 3, 4, 5, 6, 11, 12, 13, 14, 15),
     *(47, 48, 49, 70, 96, 127, 128, 255, 2**31 - 1, 2**31, 2**63),
@@ -68,12 +71,12 @@ def reach_phase(name: str, phase: str, seed: int = 0, **options: Any) -> dict:
     raise AssertionError(f"no random game of {name} reached phase {phase!r}")
 
 
-def snapshot_pool() -> list[tuple[str, dict, dict]]:
+def snapshot_pool(configs: list[tuple[str, dict]]) -> list[tuple[str, dict, dict]]:
     """Real snapshots of every configuration, with one of each phase its rule set has (the
     rarest first found by playing on)."""
     pool = []
-    for i, (name, options) in enumerate(CONFIGS):
-        snaps = phase_snapshots(name, options, 3, seed=i)
+    for name, options in configs:
+        snaps = phase_snapshots(name, options, 3, seed=CONFIGS.index((name, options)))
         phases = {s["phase"] for s in snaps}
         for phase in phase_names(Game(name, **options)):
             if phase not in phases:
@@ -155,8 +158,8 @@ def play_on(game: Game, rng: np.random.Generator) -> int:
     return plies
 
 
-def run(examples: int) -> dict[str, int]:
-    pool = snapshot_pool()
+def run(examples: int, configs: list[tuple[str, dict]]) -> dict[str, int]:
+    pool = snapshot_pool(configs)
     for _, _, snap in pool:  # every real snapshot is accepted as it is
         Game.from_snapshot(snap)
     counts = {"pool": len(pool), "tried": 0, "refused": 0, "accepted": 0, "plies": 0}
@@ -191,4 +194,4 @@ def run(examples: int) -> dict[str, int]:
 
 
 if __name__ == "__main__":
-    print(json.dumps(run(int(sys.argv[1]))))
+    print(json.dumps(run(int(sys.argv[1]), PARTS[int(sys.argv[2])])))

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from mancala_env.first_use import announce_compiling, is_cached
 from mancala_env.game import Game
 
@@ -22,6 +24,7 @@ def _first_game(cache_dir: Path) -> str:
     return done.stderr
 
 
+@pytest.mark.compiles
 def test_a_cold_cache_prints_the_compiling_line_once_and_a_warm_one_nothing(tmp_path):
     cold = _first_game(tmp_path)
     assert cold.count(LINE) == 1, cold

@@ -13,9 +13,9 @@ compiled functions read ``p`` from the length of the board array they are given.
 """
 
 import numpy as np
-from numba import njit
 
 from ..engine.board import house_pit
+from ..engine.jit import njit
 from ..engine.layout import MAX_PITS, TO_MOVE
 
 MAX_SEEDS = 96  # the most seeds a board of the Oware family holds (six houses of eight seeds)

@@ -22,9 +22,10 @@ edge leads to the opponent's turn.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from ..engine.board import pit_count
+from ..engine.jit import njit
 from ..engine.layout import LEGAL, OVER, P_N_ACTIONS, STORE, TO_MOVE
 from ..engine.turn import begin_turn, step
 from .index import mover_board, rank, unrank

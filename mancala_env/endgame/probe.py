@@ -9,10 +9,11 @@ are in half seeds, from the view of the player to move, of the seeds on the boar
 """
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.typed import List
 
 from ..engine.board import board_seeds
+from ..engine.jit import njit
 from ..engine.layout import OVER, STORE, TO_MOVE
 from ..engine.turn import step
 from .index import mover_board, rank

@@ -4,8 +4,7 @@ A board has ``2 * params[P_HOUSES]`` pits; the rule set's own kernels (`engine.s
 read that as a constant.
 """
 
-from numba import njit
-
+from .jit import njit
 from .layout import LAST_CAPTURER, OWNER, P_HOUSES, STORE
 
 

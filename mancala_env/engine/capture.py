@@ -16,9 +16,8 @@ A capture that would leave the opponent's row empty (a grand slam) is played as 
 says.
 """
 
-from numba import njit
-
 from .board import board_seeds, facing_pit, pit_count, row_seeds, take
+from .jit import njit
 from .layout import (
     CAPTURE_CHAIN,
     CAPTURE_EVEN_PAIRS,

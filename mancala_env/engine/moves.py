@@ -13,10 +13,9 @@ Action numbers, seen from the mover's side:
   `pieces`).
 """
 
-from numba import njit
-
 from .board import house_pit
 from .capture import capture
+from .jit import njit
 from .layout import (
     CLOSED,
     CONTINUE_OCCUPIED,

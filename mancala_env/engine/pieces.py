@@ -28,10 +28,10 @@ The rule page, docs/variants/mighty_men.md, gives the reason for every reading.
 """
 
 import numpy as np
-from numba import njit
 
 from .board import facing_pit, house_pit, pit_count, row_seeds
 from .capture import CAPTURED, EXTRA_TURN
+from .jit import njit
 from .layout import (
     AT_HAND,
     AT_NOWHERE,

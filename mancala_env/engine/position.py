@@ -8,9 +8,9 @@ here too.
 """
 
 import numpy as np
-from numba import njit
 
 from . import layout as L
+from .jit import njit
 
 POSITION_SLOTS = np.array(
     list(range(L.PITS, L.STORE + 2))

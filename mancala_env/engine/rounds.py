@@ -15,9 +15,8 @@ P_MAX_ROUNDS rounds is decided on the seeds each player holds (on rounds won, fo
 won rounds), so that every match ends.
 """
 
-from numba import njit
-
 from .board import house_pit
+from .jit import njit
 from .layout import (
     CLOSED,
     END_REASON,

@@ -7,10 +7,9 @@ rest on to the next central hole; ``P_LIFT_ACTIONS + P_TOTAL_SEEDS + 1`` accepts
 and ``... + 2`` turns the board round.
 """
 
-from numba import njit
-
 from .board import house_pit, pit_count
 from .capture import EXTRA_TURN
+from .jit import njit
 from .layout import (
     P_HOUSES,
     P_LIFT_ACTIONS,

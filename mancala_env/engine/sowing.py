@@ -14,10 +14,9 @@ so a relay of any length that ends is played to its end, and one that never ends
 such after at most a few times its cycle's length in laps.
 """
 
-from numba import njit
-
 from .board import board_seeds, take
 from .capture import even_pair, even_pairs, in_final_pot
+from .jit import njit
 from .layout import (
     CAPTURE_EVEN_PAIRS,
     CLOSED,

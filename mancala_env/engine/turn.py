@@ -10,10 +10,10 @@ them by the same offsets.
 """
 
 import numpy as np
-from numba import njit
 
 from .board import board_seeds, house_pit, pit_count, row_seeds
 from .capture import CAPTURED, EXTRA_TURN
+from .jit import njit
 from .layout import (
     BOARD_LOW,
     CONTINUE_NEVER,
