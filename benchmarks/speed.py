@@ -24,6 +24,7 @@ LAYERS = [
     "engine_1_core_shared",
     "engine_all_cores",
     "batched",
+    "batched_given_actions",
     "aec",
     "gymnasium",
     "vec_env",

@@ -9,6 +9,11 @@ that ended it and is set out again at once, so every row always holds a game in 
     games = BatchedGames("oware", 4096, seed=0)
     obs, masks, to_move = games.reset()
     out = games.step(actions)  # one action per game, for the player to move in it
+    actions, out = games.step_random()  # a random legal move in every game, in the same call
+
+The batch's random choices (random first players, `step_random`'s moves) come from one key a
+call, drawn from its generator, mixed with the game's row number inside the compiled call: the
+same seed gives the same games on any number of threads.
 """
 
 from __future__ import annotations
@@ -28,9 +33,10 @@ from .game import Game, IllegalActionError, action_number
 from .inputs import is_integer
 from .kernels import rule_set_kernels
 from .observation import MAX_OBSERVATION, observation_high, write_observation
-from .opponents import DRAW_BOUND
+from .opponents import DRAW_BOUND, random_legal_of
 
 NO_RESULT = -2  # final_winner of a game that did not end in this step (-1: a draw)
+KEY_BOUND = 2**62  # a call's key is drawn below it
 
 
 @dataclass
@@ -63,18 +69,35 @@ def _write_view(state, params, observation, mask, n_actions):
         mask[a] = state[L.LEGAL + a]
 
 
+@njit(cache=True, _nrt=False)
+def _draw(key, i):
+    """A random integer below 2**62 for draw `i` of the call whose key is `key`: splitmix64 of
+    their sum, so that it depends on them alone, not on the thread that asks."""
+    z = np.uint64(key) + np.uint64(i + 1) * np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return np.int64((z ^ (z >> np.uint64(31))) >> np.uint64(2))
+
+
+@njit(cache=True, _nrt=False)
+def _first_player(first, key, i):
+    """Game i's first player: `first` (0 or 1), or a random one when `first` is -1."""
+    return first if first >= 0 else _draw(key, 2 * i + 1) & 1
+
+
 @njit(cache=True, parallel=True)
-def batch_reset(states, params, first_players, seeds, observations, masks, to_move):
-    """Set out a new game in every row (`seeds`: for a random setting out of special pieces)."""
+def batch_reset(states, params, first, key, seeds, observations, masks, to_move):
+    """Set out a new game in every row (`first`, `key`: `_first_player`'s; `seeds`: for a
+    random setting out of special pieces)."""
     n_actions = masks.shape[1]
     for i in prange(states.shape[0]):
-        new_game(params, first_players[i], states[i], seeds[i])
+        new_game(params, _first_player(first, key, i), states[i], seeds[i])
         _write_view(states[i], params, observations[i], masks[i], n_actions)
         to_move[i] = states[i, L.TO_MOVE]
 
 
 @njit(cache=True, _nrt=False)
-def _step_game(i, active, states, action, params, first_player, seed, out):
+def _step_game(i, active, states, actions, params, first, key, choose, seed, out):
     """Game `i` of `batch_step` (played when `active`): a function of its own, compiled without
     reference counting, so that the rows it reads and writes cost no atomic counts
     (`engine.scratch`). `out`: the arrays `batch_step` writes, from `observations` to
@@ -88,8 +111,10 @@ def _step_game(i, active, states, action, params, first_player, seed, out):
     final_winner[i] = NO_RESULT
     if not active:
         return
+    if choose:
+        random_legal_of(states, i, params, _draw(key, 2 * i), actions)
     state = states[i]
-    step(state, action, params)
+    step(state, actions[i], params)
     terminated[i] = state[L.OVER] == 1
     if terminated[i]:
         winner = state[L.WINNER]
@@ -100,31 +125,32 @@ def _step_game(i, active, states, action, params, first_player, seed, out):
         if winner >= 0:
             rewards[i, winner] = 1.0
             rewards[i, 1 - winner] = -1.0
-        new_game(params, first_player, state, seed)
+        new_game(params, _first_player(first, key, i), state, seed)
     _write_view(state, params, observations[i], masks[i], masks.shape[1])
     to_move[i] = state[L.TO_MOVE]
 
 
 @njit(cache=True, parallel=True)
-def batch_step(states, actions, active, params, first_players, seeds, out):
+def batch_step(states, actions, active, params, first, key, choose, seeds, out):
     """Play one action in every game whose `active` flag is set (the others are left as they
-    are); finished games report their result and start again. `out`: the arrays the step
-    writes (observations, masks, rewards, terminated, to_move, final_winner, final_stores,
-    final_states; `BatchStep` names them).
+    are); finished games report their result and start again (`first`, `key`:
+    `_first_player`'s). `out`: the arrays the step writes (observations, masks, rewards,
+    terminated, to_move, final_winner, final_stores, final_states; `BatchStep` names them).
 
-    Returns the number of the first active row whose action was illegal, or -1 (no game is
-    played when one action is illegal).
+    `actions` holds the actions, and the number of the first active row whose action is
+    illegal is returned (no game is played then), else -1; with `choose`, each active game
+    plays a uniformly random legal action instead, written to `actions`.
     """
     n_actions = out[1].shape[1]  # the masks'
     n = states.shape[0]
-    for i in range(n):  # refuse a batch with an illegal action before changing any game
+    for i in range(0 if choose else n):  # refuse an illegal action before any play
         a = actions[i]
         if active[i] and (a < 0 or a >= n_actions or states[i, L.LEGAL + a] == 0):
             return i
     # The rows are written by _step_game alone: numba's parallel loop loses writes made in its
     # own body to arrays taken out of a tuple argument (tests/test_batch.py would fail).
     for i in prange(n):
-        _step_game(i, active[i], states, actions[i], params, first_players[i], seeds[i], out)
+        _step_game(i, active[i], states, actions, params, first, key, choose, seeds[i], out)
     return -1
 
 
@@ -143,6 +169,8 @@ class BatchedGames:
         self.n_actions = game.n_actions
         self.observation_high = observation_high(self.params)
         self._rng = np.random.default_rng(seed)
+        first = self.options.first_player
+        self._first = -1 if first == "random" else int(first[-1])  # see _first_player
         self.states = np.zeros((n_games, L.STATE_SIZE), dtype=np.int32)
         self._observations = np.zeros((n_games, MAX_OBSERVATION), dtype=np.int8)
         self.masks = np.zeros((n_games, self.n_actions), dtype=np.int8)
@@ -169,11 +197,9 @@ class BatchedGames:
         """The observation of the player to move in each game (n_games, observation size)."""
         return self._observations[:, : len(self.observation_high)]
 
-    def _first_players(self) -> np.ndarray:
-        first = self.options.first_player
-        if first == "random":
-            return self._rng.integers(0, 2, size=self.n_games, dtype=np.int32)
-        return np.full(self.n_games, int(first[-1]), dtype=np.int32)
+    def _key(self) -> int:
+        """A call's key for its random choices (`_draw`)."""
+        return int(self._rng.integers(KEY_BOUND))
 
     def _start_seeds(self) -> np.ndarray:
         """A seed per game for the rule set's random start (`engine.starts`; else zeros)."""
@@ -186,7 +212,8 @@ class BatchedGames:
         self.kernels.batch_reset(
             self.states,
             self.params,
-            self._first_players(),
+            self._first,
+            self._key(),
             self._start_seeds(),
             self._observations,
             self.masks,
@@ -206,6 +233,26 @@ class BatchedGames:
                 f"actions must be an integer array of shape ({self.n_games},), one action per "
                 f"game; got shape {actions.shape} of {actions.dtype}"
             )
+        bad = self._play(actions.astype(np.int64), active, choose=False)
+        if bad >= 0:
+            action_number(actions[bad], self.n_actions)  # out of range: says the range
+            legal = np.flatnonzero(self.states[bad, L.LEGAL : L.LEGAL + self.n_actions]).tolist()
+            raise IllegalActionError(
+                f"action {int(actions[bad])} is not legal in game {bad}; legal actions: {legal} "
+                "(no game was stepped)"
+            )
+        return BatchStep(self.observations, *self._out[1:])  # the observations cut to size
+
+    def step_random(self, active: np.ndarray | None = None) -> tuple[np.ndarray, BatchStep]:
+        """Play a uniformly random legal action in every game (or in the `active` ones), chosen
+        inside the compiled step; returns the actions played (-1 for a game left out) and the
+        step (`BatchStep`)."""
+        actions = np.full(self.n_games, -1, dtype=np.int64)
+        self._play(actions, active, choose=True)
+        return actions, BatchStep(self.observations, *self._out[1:])
+
+    def _play(self, actions: np.ndarray, active: np.ndarray | None, choose: bool) -> int:
+        """One compiled step of every active game (`batch_step`); the first illegal row or -1."""
         if active is None:
             active = self._all_active
         else:
@@ -215,23 +262,17 @@ class BatchedGames:
                     f"active must be {self.n_games} bools, one per game; got shape "
                     f"{active.shape} of {active.dtype}"
                 )
-        bad = self.kernels.batch_step(
+        return self.kernels.batch_step(
             self.states,
-            actions.astype(np.int64),
+            actions,
             active,
             self.params,
-            self._first_players(),
+            self._first,
+            self._key(),
+            choose,
             self._start_seeds(),
             self._out,
         )
-        if bad >= 0:
-            action_number(actions[bad], self.n_actions)  # out of range: says the range
-            legal = np.flatnonzero(self.states[bad, L.LEGAL : L.LEGAL + self.n_actions]).tolist()
-            raise IllegalActionError(
-                f"action {int(actions[bad])} is not legal in game {bad}; legal actions: {legal} "
-                "(no game was stepped)"
-            )
-        return BatchStep(self.observations, *self._out[1:])  # the observations cut to size
 
     def random_actions(self, rng: np.random.Generator | None = None) -> np.ndarray:
         """A uniformly random legal action in every game."""

@@ -3,7 +3,8 @@
 For each rule set: the raw compiled engine on one core and on all cores (random legal moves
 chosen inside the compiled loop of the rule set's own kernels, `mancala_env.kernels`; on one
 core also in the kernels all rule sets share, `engine_1_core_shared`, to show the gain), the
-batched engine (`BatchedGames`, its random actions drawn by a compiled call between steps),
+batched engine (`BatchedGames.step_random`, the random actions chosen inside its compiled step;
+`batched_given_actions`: `BatchedGames.step`, handed the actions a compiled call drew before),
 the PettingZoo AEC environment with its standard wrappers, the single-agent Gymnasium
 environment against a random opponent, and the stable-baselines3 `MancalaVecEnv` against a
 random opponent (needs the `train` extra; it counts the learner's moves only, as a training
@@ -97,13 +98,15 @@ def _engine(name: str, threads: int, shared: bool = False) -> Callable[[], tuple
     return run
 
 
-def _batched(name: str, n_games: int = 4096) -> Callable[[], tuple[int, int]]:
+def _batched(name: str, given: bool, n_games: int = 4096) -> Callable[[], tuple[int, int]]:
+    """`n_games` games a call of `BatchedGames.step_random`, or with `given` of
+    `BatchedGames.step`, its random actions drawn by `BatchedGames.random_actions` before."""
     batch = BatchedGames(name, n_games, seed=0)
     batch.reset()
     rng = np.random.default_rng(0)
 
     def run() -> tuple[int, int]:
-        out = batch.step(batch.random_actions(rng))
+        out = batch.step(batch.random_actions(rng)) if given else batch.step_random()[1]
         return n_games, int(out.terminated.sum())
 
     return run
@@ -240,7 +243,8 @@ def measure(variants: list[str] | None = None, seconds: float = 2.0) -> Iterator
             "engine_1_core": _engine(name, 1),
             "engine_1_core_shared": _engine(name, 1, shared=True),
             "engine_all_cores": _engine(name, threads),
-            "batched": _batched(name),
+            "batched": _batched(name, given=False),
+            "batched_given_actions": _batched(name, given=True),
             "aec": _aec(getattr(mancala_env, get_variant(name).module_name()).env),
             "gymnasium": _gymnasium(name),
             "vec_env": _vec_env(name),
@@ -249,7 +253,8 @@ def measure(variants: list[str] | None = None, seconds: float = 2.0) -> Iterator
             runs["pettingzoo connect_four_v3"] = _connect_four()
             runs[OPEN_SPIEL] = _open_spiel_oware()
         for kind, run in runs.items():
-            used = threads if kind in ("engine_all_cores", "batched", "vec_env") else 1
+            parallel = ("engine_all_cores", "batched", "batched_given_actions", "vec_env")
+            used = threads if kind in parallel else 1
             row = {"variant": name, "benchmark": kind, "threads": used}
             if run is None:
                 row["note"] = "not installed" + (

@@ -97,8 +97,8 @@ def greedy_actions(states, params, noise, out):
 
 
 @njit(cache=True, _nrt=False)
-def _random_legal_of(states, i, params, draw, out):
-    """Game i's share of `random_legal_actions`."""
+def random_legal_of(states, i, params, draw, out):
+    """Set `out[i]` to the ``draw % count``-th legal action of game i (-1 if it has none)."""
     count = 0
     for action in range(params[L.P_N_ACTIONS]):
         count += states[i, L.LEGAL + action]
@@ -121,7 +121,7 @@ def random_legal_actions(states, params, draws, out):
     below 2**62, so the result depends on them alone, not on how the games are spread over
     threads."""
     for i in prange(states.shape[0]):
-        _random_legal_of(states, i, params, draws[i], out)
+        random_legal_of(states, i, params, draws[i], out)
 
 
 DRAW_BOUND = 2**62  # random_legal_actions' draws lie below it (a bias of count / 2**62 at most)

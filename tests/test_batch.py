@@ -1,5 +1,6 @@
 """The batched engine plays exactly the games the single-game engine plays."""
 
+import numba
 import numpy as np
 import pytest
 
@@ -93,6 +94,50 @@ def test_random_first_players_follow_the_seed():
     two = BatchedGames("oware", 64, seed=3)
     assert (one.reset()[2] == two.reset()[2]).all()
     assert set(one.to_move.tolist()) == {0, 1}
+
+
+@pytest.mark.parametrize("name", ["oware", "ncho"])
+def test_step_random_plays_the_legal_moves_single_games_play(name):
+    batch = BatchedGames(name, 12, seed=3, **OPTIONS[name])
+    batch.reset()
+    games = [mirror(name, batch, i) for i in range(12)]
+    active = np.arange(12) % 3 != 0
+    finished = 0
+    for _ in range(400):
+        masks = batch.masks.copy()
+        actions, out = batch.step_random(active)
+        assert (actions[~active] == -1).all()
+        for i in np.flatnonzero(active):
+            assert masks[i, actions[i]] == 1
+            games[i].step(int(actions[i]))
+            assert bool(out.terminated[i]) == games[i].over
+            if games[i].over:
+                finished += 1
+                games[i] = mirror(name, batch, i)
+        assert all((batch.states[i] == game.state).all() for i, game in enumerate(games))
+    assert finished > 0
+
+
+def test_step_random_draws_every_legal_move_alike():
+    batch = BatchedGames("oware", 6000, seed=11, first_player="player_0")
+    batch.reset()  # six legal moves in every game
+    counts = np.bincount(batch.step_random()[0], minlength=6)
+    assert counts.sum() == 6000 and (np.abs(counts - 1000) < 120).all(), counts  # 3.8 sigma
+
+
+def test_random_choices_follow_the_seed_on_any_number_of_threads():
+    def play(threads: int) -> tuple[np.ndarray, np.ndarray]:
+        numba.set_num_threads(threads)
+        try:
+            batch = BatchedGames("oware", 64, seed=5)
+            batch.reset()
+            actions = np.stack([batch.step_random()[0] for _ in range(200)])
+            return actions, batch.states.copy()
+        finally:
+            numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
+    one, every = play(1), play(numba.config.NUMBA_NUM_THREADS)
+    assert (one[0] == every[0]).all() and (one[1] == every[1]).all()
 
 
 @pytest.mark.parametrize("name", ["oware", "ayoyayo", "mangala"])

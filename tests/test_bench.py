@@ -11,6 +11,7 @@ def test_measure_reports_every_layer_with_positive_speeds():
     rows = list(measure(["oware"], seconds=0.05))
     kinds = [row["benchmark"] for row in rows]
     layers = ("engine_1_core", "engine_1_core_shared", "engine_all_cores", "batched", "aec")
+    layers += ("batched_given_actions",)
     for kind in (*layers, "gymnasium", "vec_env"):
         assert kind in kinds
     assert {"pettingzoo connect_four_v3", OPEN_SPIEL, C_REFERENCE} <= set(kinds)
@@ -24,7 +25,7 @@ def test_measure_reports_every_layer_with_positive_speeds():
 def test_bench_command_prints_json_rows(capsys):
     assert main(["bench", "--variant", "kpo", "--seconds", "0.02", "--json"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert {row["variant"] for row in rows} == {"kpo"} and len(rows) == 7
+    assert {row["variant"] for row in rows} == {"kpo"} and len(rows) == 8
 
 
 def test_bench_command_names_an_unknown_variant(capsys):
