@@ -1,5 +1,11 @@
 """The kernels' `njit` compiles a kernel once per argument type, whatever constants it is given."""
 
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
 import numba
 
 from mancala_env.engine.jit import njit
@@ -24,3 +30,35 @@ def test_a_kernel_called_with_constants_compiles_once_per_type():
     plain_add, plain_caller = kernels(numba.njit)
     assert plain_caller(10) == 34
     assert len(plain_add.signatures) == 3  # numba's own: once for each literal
+
+
+def test_a_changed_constant_compiles_the_kernels_afresh(tmp_path):
+    """numba alone would load a kernel compiled before a constant it reads, in another module,
+    changed; the stamp of every kernel source turns that cache entry away."""
+    root = Path(__file__).resolve().parents[1]
+    shutil.copytree(
+        root / "mancala_env", tmp_path / "mancala_env", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    code = (
+        "import numpy as np\n"
+        "from mancala_env.engine import layout as L\n"
+        "from mancala_env.engine.board import pit_count\n"
+        "from mancala_env.first_use import is_cached\n"
+        "params = np.zeros(L.PARAMS_SIZE, np.int32)\n"
+        "params[L.P_HOUSES] = 6\n"
+        "print(is_cached(pit_count), pit_count(params))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+
+    def run() -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    assert run() == "False 12"  # compiled
+    assert run() == "True 12"  # loaded from the cache
+    layout = tmp_path / "mancala_env" / "engine" / "layout.py"
+    layout.write_text(layout.read_text() + "\nA_NEW_CONSTANT = 1\n")
+    assert run() == "False 12"  # the layout changed: compiled afresh

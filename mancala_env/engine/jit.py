@@ -1,4 +1,4 @@
-"""`njit`: numba's, with kernels compiled once per type of argument, not once per constant.
+"""`njit`: numba's, compiled once per type of argument, and cached by the sources it reads.
 
 When a compiled function calls another with a constant argument (``_finish(state, 0,
 REASON_MAJORITY, params)``), numba types that argument as the literal value and compiles the
@@ -8,17 +8,27 @@ this `njit` instead, whose dispatchers see every argument by its type (an int is
 kernel compiles once for each signature. The constants still reach the code: LLVM inlines the
 small callees and folds them there. A cold start compiles about a fifth less (measured in
 docs/engine.md).
+
+numba's disk cache checks the source file of the kernel alone: a kernel cached before a
+constant of `layout.py` or a kernel it calls in another module changed would be loaded stale.
+This `njit` stamps each cache entry with a hash of every module kernels are written in (and of
+the engine's, constants included) as well, so any change there compiles afresh.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from collections.abc import Callable
+from pathlib import Path
 from types import MethodType
 from typing import Any
 
 import numba
-from numba.core import types
+from numba.core import caching, types
 from numba.core.dispatcher import Dispatcher
+
+ROOT = Path(__file__).resolve().parents[2]  # where the packages `mancala_env` and `agents` are
 
 
 def njit(function: Callable | None = None, **options: Any) -> Any:
@@ -26,9 +36,12 @@ def njit(function: Callable | None = None, **options: Any) -> Any:
     dispatcher compiles for the types of the arguments of a call, not for their values."""
     if function is None:
         return lambda function: njit(function, **options)
+    cache = options.pop("cache", False)
     dispatcher = numba.njit(**options)(function)
     if isinstance(dispatcher, Dispatcher):  # not under NUMBA_DISABLE_JIT
         dispatcher.get_call_template = MethodType(_call_template_by_type, dispatcher)
+        if cache:
+            dispatcher._cache = _KernelCache(function)  # what `enable_caching` sets
     return dispatcher
 
 
@@ -42,3 +55,51 @@ def _call_template_by_type(
         tuple(types.unliteral(a) for a in args),
         {key: types.unliteral(value) for key, value in kws.items()},
     )
+
+
+def kernel_sources(root: Path = ROOT) -> list[Path]:
+    """The sources a kernel may read: the engine's modules, and every module of `mancala_env`
+    and `agents` that writes kernels."""
+    engine = sorted((root / "mancala_env" / "engine").glob("*.py"))
+    writers = [
+        path
+        for package in ("mancala_env", "agents")
+        for path in sorted((root / package).rglob("*.py"))
+        if path not in engine and "njit" in path.read_text()
+    ]
+    return engine + writers
+
+
+@functools.cache
+def sources_digest(root: Path = ROOT) -> str:
+    """A hash of `kernel_sources(root)`, read once a process."""
+    digest = hashlib.sha256()
+    for path in kernel_sources(root):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+class _SourcesStamp:
+    """A cache locator's stamp of a kernel's file, with the digest of every kernel source."""
+
+    def get_source_stamp(self) -> tuple[Any, str]:
+        return (super().get_source_stamp(), sources_digest())  # type: ignore[misc]
+
+
+def _stamped(name: str) -> type:
+    """numba's locator `name` (spelt with a leading underscore before numba 0.68), stamped."""
+    locator = getattr(caching, name, None) or getattr(caching, "_" + name)
+    return type(f"Stamped{name}", (_SourcesStamp, locator), {})
+
+
+class _KernelCacheImpl(caching.CompileResultCacheImpl):
+    _locator_classes = [
+        _stamped(name)
+        for name in ("UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator")
+    ]
+
+
+class _KernelCache(caching.FunctionCache):
+    """numba's cache of a compiled function, its entries stamped by `sources_digest`."""
+
+    _impl_class = _KernelCacheImpl
