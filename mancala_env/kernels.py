@@ -15,7 +15,7 @@ from .first_use import announce_compiling
 from .game import Game
 
 HOT_MODULES = ("mancala_env.opponents", "mancala_env.observation", "mancala_env.batch")
-COMPILE_SECONDS = 30  # a rule set's batch kernels, compiled on two shared cores
+COMPILE_SECONDS = 12  # a rule set's batch kernels after its engine: Oware's 7 s on two cores
 
 
 def rule_set_kernels(

@@ -187,6 +187,10 @@ def test_a_masked_step_checks_its_mask():
         batch.step(np.zeros(4, dtype=int), active=np.ones(4, dtype=int))
     with pytest.raises(ValueError, match="active must be 4 bools"):
         batch.step(np.zeros(4, dtype=int), active=np.ones(3, dtype=bool))
+    before = batch.states.copy()
+    with pytest.raises(ValueError, match="active must be 4 bools"):
+        batch.step_random(active=[1, 1, 1, 1])
+    assert (batch.states == before).all()
 
 
 def test_a_random_start_is_drawn_for_each_game_by_the_one_hook():
