@@ -430,7 +430,7 @@ class MCTSAgent(SearchAgent):
 def _uct_kernels(game: Game) -> SimpleNamespace:
     """This module's kernels derived for `game`'s rules (`mancala_env.kernels`): the
     simulations of UCT, rollouts above all, run the rule set's own `step`."""
-    return rule_set_kernels(game, ("run_uct",), extra=(__name__,))
+    return rule_set_kernels(game.variant, game.params, ("run_uct",), extra=(__name__,))
 
 
 class _Tree:

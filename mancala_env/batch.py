@@ -29,11 +29,12 @@ from .engine.jit import njit
 from .engine.scratch import copy_into
 from .engine.starts import random_start_seeds
 from .engine.turn import new_game, step
-from .game import Game, IllegalActionError, action_number
+from .game import IllegalActionError, action_number
 from .inputs import is_integer
 from .kernels import rule_set_kernels
 from .observation import MAX_OBSERVATION, observation_high, write_observation
 from .opponents import DRAW_BOUND, random_legal_of
+from .variants import get_variant
 
 NO_RESULT = -2  # final_winner of a game that did not end in this step (-1: a draw)
 KEY_BOUND = 2**62  # a call's key is drawn below it
@@ -70,9 +71,10 @@ def _write_view(state, params, observation, mask, n_actions):
 
 
 @njit(cache=True, _nrt=False)
-def _draw(key, i):
-    """A random integer below 2**62 for draw `i` of the call whose key is `key`: splitmix64 of
-    their sum, so that it depends on them alone, not on the thread that asks."""
+def _row_draw(key, i):
+    """A random integer below 2**62 for draw `i` of the call whose key is `key`: the splitmix64
+    output function of ``key + (i + 1) * golden gamma``, so that it depends on them alone, not
+    on the thread that asks."""
     z = np.uint64(key) + np.uint64(i + 1) * np.uint64(0x9E3779B97F4A7C15)
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
@@ -82,7 +84,7 @@ def _draw(key, i):
 @njit(cache=True, _nrt=False)
 def _first_player(first, key, i):
     """Game i's first player: `first` (0 or 1), or a random one when `first` is -1."""
-    return first if first >= 0 else _draw(key, 2 * i + 1) & 1
+    return first if first >= 0 else _row_draw(key, 2 * i + 1) & 1
 
 
 @njit(cache=True, parallel=True)
@@ -91,7 +93,7 @@ def batch_reset(states, params, first, key, seeds, observations, masks, to_move)
     random setting out of special pieces)."""
     n_actions = masks.shape[1]
     for i in prange(states.shape[0]):
-        new_game(params, _first_player(first, key, i), states[i], seeds[i])
+        new_game(params, _first_player(first, key, np.int64(i)), states[i], seeds[i])
         _write_view(states[i], params, observations[i], masks[i], n_actions)
         to_move[i] = states[i, L.TO_MOVE]
 
@@ -112,7 +114,7 @@ def _step_game(i, active, states, actions, params, first, key, choose, seed, out
     if not active:
         return
     if choose:
-        random_legal_of(states, i, params, _draw(key, 2 * i), actions)
+        random_legal_of(states, i, params, _row_draw(key, 2 * i), actions)
     state = states[i]
     step(state, actions[i], params)
     terminated[i] = state[L.OVER] == 1
@@ -150,7 +152,8 @@ def batch_step(states, actions, active, params, first, key, choose, seeds, out):
     # The rows are written by _step_game alone: numba's parallel loop loses writes made in its
     # own body to arrays taken out of a tuple argument (tests/test_batch.py would fail).
     for i in prange(n):
-        _step_game(i, active[i], states, actions, params, first, key, choose, seeds[i], out)
+        row = np.int64(i)  # prange's index is unsigned: one signature for the row kernels
+        _step_game(row, active[i], states, actions, params, first, key, choose, seeds[i], out)
     return -1
 
 
@@ -160,13 +163,12 @@ class BatchedGames:
     def __init__(self, variant: str, n_games: int, seed: int | None = None, **options: Any) -> None:
         if not is_integer(n_games) or n_games < 1:
             raise ValueError(f"n_games must be a positive integer, got {n_games!r}")
-        game = Game(variant, **options)
-        self.kernels = rule_set_kernels(game, ("batch_reset", "batch_step"))  # its own
-        self.variant = game.variant
-        self.options = game.options
-        self.params = game.params
+        self.variant = get_variant(variant)
+        self.options = self.variant.options(**options)
+        self.params = self.variant.params(self.options)
+        self.kernels = rule_set_kernels(self.variant, self.params, ("batch_reset", "batch_step"))
         self.n_games = int(n_games)
-        self.n_actions = game.n_actions
+        self.n_actions = self.variant.n_actions(self.options)
         self.observation_high = observation_high(self.params)
         self._rng = np.random.default_rng(seed)
         first = self.options.first_player
@@ -198,7 +200,7 @@ class BatchedGames:
         return self._observations[:, : len(self.observation_high)]
 
     def _key(self) -> int:
-        """A call's key for its random choices (`_draw`)."""
+        """A call's key for its random choices (`_row_draw`)."""
         return int(self._rng.integers(KEY_BOUND))
 
     def _start_seeds(self) -> np.ndarray:
@@ -249,6 +251,10 @@ class BatchedGames:
         step (`BatchStep`)."""
         actions = np.full(self.n_games, -1, dtype=np.int64)
         self._play(actions, active, choose=True)
+        played = self._all_active if active is None else np.asarray(active)
+        stuck = np.flatnonzero(played & (actions < 0))
+        if len(stuck):  # a game on always has a move: only a row written by hand has none
+            raise ValueError(f"games {stuck.tolist()} have no legal move; reset them")
         return actions, BatchStep(self.observations, *self._out[1:])
 
     def _play(self, actions: np.ndarray, active: np.ndarray | None, choose: bool) -> int:

@@ -82,7 +82,7 @@ def _engine(name: str, threads: int, shared: bool = False) -> Callable[[], tuple
     """Random play inside the rule set's own compiled kernels (`mancala_env.kernels`), or in
     the kernels all rule sets share (`shared`, one thread)."""
     game = Game(name, first_player="player_0")
-    kernels = rule_set_kernels(game, ("_random_moves",), extra=(__name__,))
+    kernels = rule_set_kernels(game.variant, game.params, ("_random_moves",), extra=(__name__,))
     chunk = 20_000
     if threads == 1:
         state = game.state.copy()
@@ -103,10 +103,9 @@ def _batched(name: str, given: bool, n_games: int = 4096) -> Callable[[], tuple[
     `BatchedGames.step`, its random actions drawn by `BatchedGames.random_actions` before."""
     batch = BatchedGames(name, n_games, seed=0)
     batch.reset()
-    rng = np.random.default_rng(0)
 
     def run() -> tuple[int, int]:
-        out = batch.step(batch.random_actions(rng)) if given else batch.step_random()[1]
+        out = batch.step(batch.random_actions()) if given else batch.step_random()[1]
         return n_games, int(out.terminated.sum())
 
     return run

@@ -145,7 +145,8 @@ class Game:
             )
 
     def __getstate__(self) -> dict[str, Any]:
-        """A pickled or deep-copied game holds no compiled code; it finds its kernels again."""
+        """A deep-copied (or cloudpickled) game holds no compiled code; it derives its kernels
+        again."""
         return {key: value for key, value in self.__dict__.items() if key != "kernels"}
 
     def __setstate__(self, state: dict[str, Any]) -> None:

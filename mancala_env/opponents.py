@@ -121,7 +121,7 @@ def random_legal_actions(states, params, draws, out):
     below 2**62, so the result depends on them alone, not on how the games are spread over
     threads."""
     for i in prange(states.shape[0]):
-        random_legal_of(states, i, params, draws[i], out)
+        random_legal_of(states, np.int64(i), params, draws[i], out)  # prange's i is unsigned
 
 
 DRAW_BOUND = 2**62  # random_legal_actions' draws lie below it (a bias of count / 2**62 at most)

@@ -149,6 +149,18 @@ def test_two_kernels_of_one_name_are_refused():
         )
 
 
+def test_a_hot_module_with_a_kernel_named_like_the_engines_is_refused(tmp_path, monkeypatch):
+    """Every derived kernel is reached by its name: one name in two modules would hide one."""
+    monkeypatch.setenv("MANCALA_ENV_CACHE", str(tmp_path))
+    (tmp_path / "loop_with_a_step.py").write_text(
+        "from mancala_env.engine.jit import njit\n\n\n"
+        "@njit(cache=True)\ndef step(state, action, params):\n    return 0\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ValueError, match="kernels of the same name in .*: step"):
+        specialised(Game("oware", stall_limit=93).params, ("loop_with_a_step",))
+
+
 def test_a_cache_folder_that_cannot_be_written_falls_back_to_the_temporary_one(
     tmp_path, monkeypatch
 ):

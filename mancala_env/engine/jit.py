@@ -80,10 +80,12 @@ def sources_digest(root: Path = ROOT) -> str:
 
 
 class _SourcesStamp:
-    """A cache locator's stamp of a kernel's file, with the digest of every kernel source."""
+    """A cache locator's stamp of a kernel's file, with the digest of every kernel source and
+    whether numba checks bounds (which numba's own cache does not tell apart)."""
 
-    def get_source_stamp(self) -> tuple[Any, str]:
-        return (super().get_source_stamp(), sources_digest())  # type: ignore[misc]
+    def get_source_stamp(self) -> tuple[Any, str, bool]:
+        stamp = super().get_source_stamp()  # type: ignore[misc]
+        return (stamp, sources_digest(), bool(numba.config.BOUNDSCHECK))
 
 
 def _stamped(name: str) -> type:

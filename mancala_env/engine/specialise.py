@@ -67,7 +67,7 @@ _LAYOUT_INTS = {
 }
 MAX_PASSES = 10  # folding passes a function gets (the engine's need three)
 _loaded: dict[tuple[tuple[int, ...], tuple[str, ...]], SimpleNamespace] = {}
-_modules: dict[tuple[tuple[int, ...], tuple[str, ...]], ModuleType] = {}
+_modules: dict[str, ModuleType] = {}  # by name: what it is made of, the modules it calls too
 
 
 def cache_folder() -> Path:
@@ -88,7 +88,8 @@ def cache_folder() -> Path:
 def specialised(params: np.ndarray, modules: tuple[str, ...] = ()) -> SimpleNamespace:
     """The kernels derived for the rule set whose parameter vector is `params`, loaded once a
     process: the engine's, then those of each of `modules` (dotted names; a module's kernels
-    call the derived kernels of the engine and of the modules before it)."""
+    call the derived kernels of the engine and of the modules before it). Kernels of one name
+    in two of them are refused: the namespace returned holds them all."""
     values = tuple(int(v) for v in params)
     if (values, modules) in _loaded:
         return _loaded[values, modules]
@@ -99,6 +100,10 @@ def specialised(params: np.ndarray, modules: tuple[str, ...] = ()) -> SimpleName
         for name in group:
             written = vars(importlib.import_module(name))
             for kernel in _kernel_names(inspect.getsource(sys.modules[name])):
+                if kernel in kernels:
+                    raise ValueError(
+                        f"kernels of the same name in {', '.join(ENGINE + modules)}: {kernel}"
+                    )
                 made[id(written[kernel])] = (module.__name__, kernel)
                 kernels[kernel] = getattr(module, kernel)
     _loaded[values, modules] = SimpleNamespace(**kernels)
@@ -110,12 +115,12 @@ def _derived_module(
 ) -> ModuleType:
     """The module derived from the modules `names` for `values`, written and imported once;
     its calls to the kernels in `made` go to their derived copies."""
-    if (values, names) in _modules:
-        return _modules[values, names]
     sources = [inspect.getsource(importlib.import_module(name)) for name in names]
     engine = [path.read_text() for path in sorted(Path(__file__).parent.glob("*.py"))]
     callees = sorted({module for module, _ in made.values()})
     module_name = derived_name(values, names, sources + engine + callees)
+    if module_name in _modules:
+        return _modules[module_name]
     path = cache_folder() / "kernels" / f"{module_name}.py"
     if not path.exists():
         _write_atomically(path, derive(values, names, sources, made))
@@ -124,7 +129,7 @@ def _derived_module(
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # before running it: the modules after it import from it
     spec.loader.exec_module(module)
-    _modules[values, names] = module
+    _modules[module_name] = module
     return module
 
 
