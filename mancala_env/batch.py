@@ -141,7 +141,8 @@ def batch_step(states, actions, active, params, first, key, choose, seeds, out):
 
     `actions` holds the actions, and the number of the first active row whose action is
     illegal is returned (no game is played then), else -1; with `choose`, each active game
-    plays a uniformly random legal action instead, written to `actions`.
+    plays a uniformly random legal action instead, written to `actions`, and the first active
+    row that had none (-1 written; only a row written by hand) is returned.
     """
     n_actions = out[1].shape[1]  # the masks'
     n = states.shape[0]
@@ -154,6 +155,9 @@ def batch_step(states, actions, active, params, first, key, choose, seeds, out):
     for i in prange(n):
         row = np.int64(i)  # prange's index is unsigned: one signature for the row kernels
         _step_game(row, active[i], states, actions, params, first, key, choose, seeds[i], out)
+    for i in range(n if choose else 0):
+        if active[i] and actions[i] < 0:
+            return i
     return -1
 
 
@@ -250,15 +254,14 @@ class BatchedGames:
         inside the compiled step; returns the actions played (-1 for a game left out) and the
         step (`BatchStep`)."""
         actions = np.full(self.n_games, -1, dtype=np.int64)
-        self._play(actions, active, choose=True)
-        played = self._all_active if active is None else np.asarray(active)
-        stuck = np.flatnonzero(played & (actions < 0))
-        if len(stuck):  # a game on always has a move: only a row written by hand has none
-            raise ValueError(f"games {stuck.tolist()} have no legal move; reset them")
+        stuck = self._play(actions, active, choose=True)
+        if stuck >= 0:  # a game on always has a move: only a row written by hand has none
+            raise ValueError(f"game {stuck} has no legal move; reset it")
         return actions, BatchStep(self.observations, *self._out[1:])
 
     def _play(self, actions: np.ndarray, active: np.ndarray | None, choose: bool) -> int:
-        """One compiled step of every active game (`batch_step`); the first illegal row or -1."""
+        """One compiled step of every active game (`batch_step`): the first illegal (or, with
+        `choose`, moveless) row, or -1."""
         if active is None:
             active = self._all_active
         else:
