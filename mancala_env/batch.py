@@ -33,7 +33,7 @@ from .game import IllegalActionError, action_number
 from .inputs import is_integer
 from .kernels import rule_set_kernels
 from .observation import MAX_OBSERVATION, observation_high, write_observation
-from .opponents import DRAW_BOUND, random_legal_of
+from .opponents import DRAW_BOUND, drawn_legal_action
 from .variants import get_variant
 
 NO_RESULT = -2  # final_winner of a game that did not end in this step (-1: a draw)
@@ -114,7 +114,7 @@ def _step_game(i, active, states, actions, params, first, key, choose, seed, out
     if not active:
         return
     if choose:
-        random_legal_of(states, i, params, _row_draw(key, 2 * i), actions)
+        actions[i] = drawn_legal_action(states[i], params, _row_draw(key, 2 * i))
     state = states[i]
     step(state, actions[i], params)
     terminated[i] = state[L.OVER] == 1
@@ -172,7 +172,7 @@ class BatchedGames:
         self.params = self.variant.params(self.options)
         self.kernels = rule_set_kernels(self.variant, self.params, ("batch_reset", "batch_step"))
         self.n_games = int(n_games)
-        self.n_actions = self.variant.n_actions(self.options)
+        self.n_actions = int(self.params[L.P_N_ACTIONS])
         self.observation_high = observation_high(self.params)
         self._rng = np.random.default_rng(seed)
         first = self.options.first_player

@@ -61,7 +61,7 @@ class Game:
             options = dataclasses.replace(options, **option_values)
         self.options = options
         self.params = self.variant.params(options)
-        self.n_actions = self.variant.n_actions(options)
+        self.n_actions = int(self.params[L.P_N_ACTIONS])
         self.total_seeds = int(self.params[L.P_TOTAL_SEEDS])
         self.houses = int(self.params[L.P_HOUSES])  # houses a player
         self.n_pits = 2 * self.houses

@@ -25,7 +25,7 @@ from .engine import layout as L
 from .engine.jit import njit
 from .engine.layout import STATE_SIZE
 from .engine.scratch import copy_into, stack_array
-from .engine.turn import step
+from .engine.turn import count_legal, nth_legal_action, step
 
 OPPONENTS = ("random", "greedy")
 
@@ -58,16 +58,7 @@ def load_opponent(spec: str, variant: str, seed: int | None = None) -> Any:
 def random_legal_action(state, params):
     """A uniformly random legal action of the player to move in `state` (a game still on), drawn
     from numba's generator: seed it with ``np.random.seed`` inside compiled code."""
-    count = 0
-    for action in range(params[L.P_N_ACTIONS]):
-        count += state[L.LEGAL + action]
-    pick = np.random.randint(count)
-    for action in range(params[L.P_N_ACTIONS]):
-        if state[L.LEGAL + action] == 1:
-            if pick == 0:
-                return action
-            pick -= 1
-    return -1  # not reached: `pick` is below the number of legal actions
+    return nth_legal_action(state, params, np.random.randint(count_legal(state, params)))
 
 
 @njit(cache=True, _nrt=False)
@@ -97,21 +88,10 @@ def greedy_actions(states, params, noise, out):
 
 
 @njit(cache=True, _nrt=False)
-def random_legal_of(states, i, params, draw, out):
-    """Set `out[i]` to the ``draw % count``-th legal action of game i (-1 if it has none)."""
-    count = 0
-    for action in range(params[L.P_N_ACTIONS]):
-        count += states[i, L.LEGAL + action]
-    out[i] = -1
-    if count == 0:
-        return
-    pick = draw % count
-    for action in range(params[L.P_N_ACTIONS]):
-        if states[i, L.LEGAL + action] == 1:
-            if pick == 0:
-                out[i] = action
-                return
-            pick -= 1
+def drawn_legal_action(state, params, draw):
+    """The ``draw % count``-th of the `count` legal actions in `state` (-1 if it has none)."""
+    count = count_legal(state, params)
+    return nth_legal_action(state, params, draw % count) if count > 0 else -1
 
 
 @njit(cache=True, parallel=True)
@@ -121,7 +101,7 @@ def random_legal_actions(states, params, draws, out):
     below 2**62, so the result depends on them alone, not on how the games are spread over
     threads."""
     for i in prange(states.shape[0]):
-        random_legal_of(states, np.int64(i), params, draws[i], out)  # prange's i is unsigned
+        out[i] = drawn_legal_action(states[i], params, draws[i])
 
 
 DRAW_BOUND = 2**62  # random_legal_actions' draws lie below it (a bias of count / 2**62 at most)

@@ -10,8 +10,9 @@ set does not use, which are then never compiled), and locals set once to a const
 folded in. numba compiles that module like any other and caches it on disk.
 
 The derived module is named by a hash of everything it is made from: the parameter values,
-the source of every module it copies and of every module of this package (the layout's
-constants, the kernels derived code may still call, this file) and numba's version. A changed
+the source of every module it copies, `jit.sources_digest` (every module of this package, the
+layout's constants and this file included, and every module that writes kernels), the derived
+modules it calls and numba's version. A changed
 rule, constant or parameter therefore names a new module, which compiles by itself; nothing
 stale can be loaded. The modules live in the user's cache folder
 (``$MANCALA_ENV_CACHE``, else ``$XDG_CACHE_HOME/mancala_env``, else ``~/.cache/mancala_env``),
@@ -47,6 +48,7 @@ import numba
 import numpy as np
 
 from . import layout
+from .jit import sources_digest
 
 ENGINE = (
     "mancala_env.engine.board",
@@ -116,9 +118,8 @@ def _derived_module(
     """The module derived from the modules `names` for `values`, written and imported once;
     its calls to the kernels in `made` go to their derived copies."""
     sources = [inspect.getsource(importlib.import_module(name)) for name in names]
-    engine = [path.read_text() for path in sorted(Path(__file__).parent.glob("*.py"))]
     callees = sorted({module for module, _ in made.values()})
-    module_name = derived_name(values, names, sources + engine + callees)
+    module_name = derived_name(values, names, [*sources, sources_digest(), *callees])
     if module_name in _modules:
         return _modules[module_name]
     path = cache_folder() / "kernels" / f"{module_name}.py"

@@ -197,11 +197,24 @@ def _award_board(state, player, reason, params):
 
 
 @njit(cache=True, _nrt=False)
-def _count_legal(state, params):
+def count_legal(state, params):
+    """How many legal actions the player to move in `state` has."""
     total = 0
     for action in range(params[P_N_ACTIONS]):
         total += state[LEGAL + action]
     return total
+
+
+@njit(cache=True, _nrt=False)
+def nth_legal_action(state, params, n):
+    """The legal action number `n` (from 0) of the player to move, in the order of the action
+    numbers; -1 when there are no more than `n`."""
+    for action in range(params[P_N_ACTIONS]):
+        if state[LEGAL + action] == 1:
+            if n == 0:
+                return action
+            n -= 1
+    return -1
 
 
 @njit(cache=True, _nrt=False)
@@ -273,7 +286,7 @@ def _settle_turn(state, params):
         ):
             _award_board(state, mover, END_CANNOT_FEED, params)
             return
-        if _count_legal(state, params) > 0:
+        if count_legal(state, params) > 0:
             if state[PHASE] == PHASE_PLAY and state[STALL_PLIES] >= params[P_STALL_LIMIT]:
                 _finish(state, params[P_STALL_REMAINDER], END_STALL, params)
             return
