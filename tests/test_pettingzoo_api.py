@@ -5,6 +5,7 @@ import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
 import mancala_env
+from mancala_env.env import raw_env
 from mancala_env.variants import VARIANTS
 
 NAMES = sorted(VARIANTS)
@@ -26,5 +27,8 @@ def test_seed(name):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_render(name):
+def test_render(name, monkeypatch):
+    # The window is refreshed at the environment's render_fps: 2 frames a second would spend
+    # seconds here waiting on the clock, which the test does not look at.
+    monkeypatch.setitem(raw_env.metadata, "render_fps", 1000)
     render_test(getattr(mancala_env, VARIANTS[name].module_name()).env)

@@ -66,11 +66,33 @@ def test_oware_kernels_read_no_rule_parameter_and_call_no_unused_mechanic():
     assert "_award_board" not in called(kernel(source, "step"))
 
 
+def test_oware_kernels_call_none_of_the_mechanics_it_lacks():
+    """Nothing of relays, setting out, pregnant pits or special pieces is called, so none of
+    it is compiled; kernels that fold to a constant answer (Mangala's first turn, J'erin's
+    opening) are replaced by that answer where they are called."""
+    source = derived_source("oware")
+    calls, todo = set(), ["new_game", "step", "begin_turn"]  # what a game runs
+    while todo:
+        new = called(kernel(source, todo.pop())) - calls
+        calls |= new
+        todo += [name for name in new if name in source and f"def {name}(" in source]
+    for mechanic in ("sow_relay", "set_out", "setting_out_candidates", "start_setting_out",
+                     "_before_handing_out", "_first_turn", "_opening_turn"):  # fmt: skip
+        assert mechanic not in calls
+    assert "sow_lap" in called(kernel(source, "sow_hand"))
+
+
 def test_the_mechanics_a_rule_set_uses_stay_in_its_kernels():
     pieces = kernel(derived_source("mighty_men"), "make_move")
     assert "make_piece_move" in called(pieces)
     penalty = kernel(derived_source("ayoayo"), "step")
     assert "_award_board" in called(penalty)  # Ayoayo's penalty for not feeding
+    assert "sow_relay" in called(kernel(derived_source("ayoayo"), "sow_hand"))
+    mangala = derived_source("mangala")
+    assert {"set_out", "_first_turn"} <= called(kernel(mangala, "make_move"))
+    assert "start_setting_out" in called(kernel(mangala, "new_game"))
+    uur = kernel(derived_source("layli_goobalay"), "_finish")
+    assert "_before_handing_out" in called(uur)
 
 
 def test_the_name_changes_with_every_input_and_equal_rules_share_it():

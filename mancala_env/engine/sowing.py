@@ -135,6 +135,8 @@ def sow(state, pit, mover, params):
 @njit(cache=True, _nrt=False)
 def sow_hand(state, origin, hand, mover, params):
     """Sow `hand` seeds after the lifted pit `origin`, relaying as P_CONTINUE says."""
+    if params[P_CONTINUE] == CONTINUE_NEVER:  # one lap (the rule sets without relays compile
+        return sow_lap(state, origin, hand, mover, origin, params)  # no relay code)
     return sow_relay(state, origin, hand, mover, params, params[P_CONTINUE])
 
 

@@ -184,10 +184,19 @@ def derive(
         raise ValueError(f"kernels of the same name in {', '.join(names)}: {', '.join(twice)}")
     defined = set(constants) | set(kernels)
     fold = _Fold(values, constants)
-    kept = [
-        (name, fold.fold_function(node) if isinstance(node, ast.FunctionDef) else node)
-        for name, node in kept
-    ]
+    while True:  # again while kernels are found to return a constant: their calls fold too
+        kept = [
+            (name, fold.fold_function(node) if isinstance(node, ast.FunctionDef) else node)
+            for name, node in kept
+        ]
+        found = {
+            node.name: value
+            for _, node in kept
+            if isinstance(node, ast.FunctionDef) and (value := _constant_result(node)) is not None
+        }
+        if found == fold.kernels:
+            break
+        fold.kernels = found
     header = (
         f'"""Kernels derived from {", ".join(names)} for the rule parameters\n'
         f'{list(values)}\n(`mancala_env.engine.specialise`; do not edit)."""\n\n'
@@ -273,12 +282,14 @@ class _Fold(ast.NodeTransformer):
         self.values = values
         self.constants = constants
         self.locals: dict[str, int] = {}
+        self.kernels: dict[str, int] = {}  # kernels that return a constant, with it
 
     def fold_function(self, node: ast.FunctionDef) -> ast.FunctionDef:
         """Fold until nothing changes: a local found constant in one pass folds in the next."""
         self.locals = {}
         for _ in range(MAX_PASSES):
             node = self.visit(node)
+            _drop_unreachable(node)
             found = {
                 name: value.value
                 for name, value in _assigned_once(node).items()
@@ -345,10 +356,29 @@ class _Fold(ast.NodeTransformer):
             return ast.copy_location(ast.Constant(-value), node)
         return node
 
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        """A call of a kernel that returns a constant, with arguments that call nothing,
+        is that constant (the kernel is then not compiled)."""
+        self.generic_visit(node)
+        if (
+            isinstance(node.func, ast.Name)
+            and node.func.id in self.kernels
+            and not any(isinstance(n, ast.Call) for arg in node.args for n in ast.walk(arg))
+        ):
+            return ast.copy_location(ast.Constant(self.kernels[node.func.id]), node)
+        return node
+
     def visit_BoolOp(self, node: ast.BoolOp) -> ast.expr:
-        """Fold the leading constant operands (the ones evaluated before any call)."""
+        """Fold the leading constant operands (the ones evaluated before any call), and a
+        deciding constant after operands that call nothing."""
         self.generic_visit(node)
         decisive = isinstance(node.op, ast.Or)  # the value that decides an `or`
+        for k, operand in enumerate(node.values):
+            if any(isinstance(n, ast.Call) for n in ast.walk(operand)):
+                break
+            value = self._constant(operand)
+            if k > 0 and value is not None and bool(value) == decisive:
+                return ast.copy_location(ast.Constant(decisive), node)
         values = list(node.values)
         while values:
             value = self._constant(values[0])
@@ -380,6 +410,41 @@ class _Fold(ast.NodeTransformer):
         if decided is None:
             return node
         return node.body if decided else node.orelse
+
+
+def _drop_unreachable(function: ast.FunctionDef) -> None:
+    """Cut every block after its first ``return``, ``raise``, ``break`` or ``continue`` (a
+    decided branch can leave one in the middle of its parent's block)."""
+    ends = (ast.Return, ast.Raise, ast.Break, ast.Continue)
+    for node in ast.walk(function):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list):
+                end = next((k for k, s in enumerate(block) if isinstance(s, ends)), None)
+                if end is not None:
+                    del block[end + 1 :]
+
+
+def _constant_result(function: ast.FunctionDef) -> bool | int | None:
+    """The constant a folded kernel returns when its body does nothing else (a docstring,
+    ``pass``, constants assigned to locals, then ``return <constant>``), else None."""
+    *before, last = function.body
+    if not (isinstance(last, ast.Return) and isinstance(last.value, ast.Constant)):
+        return None
+    if not isinstance(last.value.value, (bool, int)):
+        return None
+    for statement in before:
+        if isinstance(statement, ast.Pass) or (
+            isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
+        ):
+            continue
+        if not (
+            isinstance(statement, ast.Assign)
+            and isinstance(statement.value, ast.Constant)
+            and all(isinstance(target, ast.Name) for target in statement.targets)
+        ):
+            return None
+    return last.value.value
 
 
 def _assigned_once(function: ast.FunctionDef) -> dict[str, ast.expr]:

@@ -56,9 +56,11 @@ from .layout import (
     P_PIECE_GAME,
     P_REMAINDER,
     P_SEEDS_PER_HOUSE,
+    P_SETTING_OUT,
     P_STALL_LIMIT,
     P_STALL_NEW_LOW,
     P_STALL_REMAINDER,
+    P_UUR,
     PARAMS_SIZE,
     PHASE,
     PHASE_PLAY,
@@ -67,6 +69,7 @@ from .layout import (
     REMAINDER_SPLIT,
     ROUND_OVER,
     ROUND_STARTER,
+    SETTING_OUT_NONE,
     STALL_PLIES,
     STATE_SIZE,
     STORE,
@@ -143,13 +146,18 @@ def free_row_seeds(state, player, params):
 
 
 @njit(cache=True, _nrt=False)
-def _hand_out_uur(state, params):
-    """A round is over: each pregnant (uur) pit's seeds go to the pit's owner, on either row."""
+def _before_handing_out(state, player, params):
+    """A round is over: each pregnant (uur) pit's seeds go to the pit's owner, on either row,
+    and the special pieces follow the seeds of their pit to `player` (-1: the pit's owner).
+    Only rule sets with those mechanics get here (a rule set's own kernels drop the call)."""
     for pit in range(pit_count(params)):
         if state[UUR + pit] != 0:
             state[STORE + state[UUR + pit] - 1] += state[pit]
             state[pit] = 0
             state[UUR + pit] = 0
+    if params[P_PIECE_GAME] == 1:
+        for pit in range(pit_count(params)):
+            pieces_follow(state, pit, state[OWNER + pit] if player < 0 else player)
 
 
 @njit(cache=True, _nrt=False)
@@ -158,9 +166,8 @@ def _finish(state, remainder, reason, params):
     if remainder == REMAINDER_LAST_MOVER:  # the player to move has none: the other moved last
         _award_board(state, 1 - state[TO_MOVE], reason, params)
         return
-    _hand_out_uur(state, params)
-    for pit in range(pit_count(params)):
-        pieces_follow(state, pit, state[OWNER + pit])
+    if params[P_UUR] == 1 or params[P_PIECE_GAME] == 1:
+        _before_handing_out(state, -1, params)
     if remainder == REMAINDER_LAST_CAPTURER and state[LAST_CAPTURER] >= 0:
         state[STORE + state[LAST_CAPTURER]] += board_seeds(state, params)
     elif remainder == REMAINDER_SPLIT:
@@ -189,9 +196,8 @@ def _end_round(state, reason, params):
 @njit(cache=True, _nrt=False)
 def _award_board(state, player, reason, params):
     """End the game with every seed left on the board going to `player`."""
-    _hand_out_uur(state, params)
-    for pit in range(pit_count(params)):
-        pieces_follow(state, pit, player)
+    if params[P_UUR] == 1 or params[P_PIECE_GAME] == 1:
+        _before_handing_out(state, player, params)
     state[STORE + player] += board_seeds(state, params)
     _end_round(state, reason, params)
 
@@ -365,7 +371,8 @@ def new_game(params, first_player, out, seed=0):
     out[LAST_PIT] = -1
     out[LAST_CAPTURER] = -1
     out[WINNER] = -1
-    start_setting_out(out, params, first_player, seed)
+    if params[P_SETTING_OUT] != SETTING_OUT_NONE:
+        start_setting_out(out, params, first_player, seed)
     if params[P_PIECE_GAME] == 1:
         start_pieces(out, params, first_player, seed)
     out[BOARD_LOW] = board_seeds(out, params)
