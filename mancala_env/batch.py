@@ -87,13 +87,15 @@ def _first_player(first, key, i):
     return first if first >= 0 else _row_draw(key, 2 * i + 1) & 1
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, _nrt=False)
 def batch_reset(states, params, first, key, seeds, observations, masks, to_move):
     """Set out a new game in every row (`first`, `key`: `_first_player`'s; `seeds`: for a
-    random setting out of special pieces)."""
+    random setting out of special pieces). One thread: a batch is reset once, its games start
+    again inside `batch_step`, and a serial loop compiles in a fraction of a parallel one's
+    time."""
     n_actions = masks.shape[1]
-    for i in prange(states.shape[0]):
-        new_game(params, _first_player(first, key, np.int64(i)), states[i], seeds[i])
+    for i in range(states.shape[0]):
+        new_game(params, _first_player(first, key, i), states[i], seeds[i])
         _write_view(states[i], params, observations[i], masks[i], n_actions)
         to_move[i] = states[i, L.TO_MOVE]
 
