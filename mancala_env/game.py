@@ -26,7 +26,7 @@ from .variants.actions import find
 from .variants.mighty_men_snapshot import SOWING_PHASES, pieces_snapshot
 
 SHARED_COMPILE_SECONDS = 30  # the shared kernels: 26 s on two quiet cores
-OWN_COMPILE_SECONDS = 12  # a rule set's own: 5 s for Oware's, 12 s for 10 Mighty Men's
+OWN_COMPILE_SECONDS = 8  # a rule set's own: 3 s for Oware's, 4 s for 10 Mighty Men's
 
 
 def engine_kernels(variant: Variant, params: np.ndarray) -> ModuleType | SimpleNamespace:
