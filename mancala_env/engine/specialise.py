@@ -74,7 +74,9 @@ _modules: dict[str, ModuleType] = {}  # by name: what it is made of, the modules
 
 def cache_folder() -> Path:
     """Where derived modules are kept: ``$MANCALA_ENV_CACHE``, else the user's cache folder,
-    or a folder in the system's temporary directory when that one cannot be written."""
+    or ``mancala_env-cache`` in the system's temporary directory when that one cannot be
+    written (not a name Python can import: a folder named like the package would be imported
+    in its place by a script run from the temporary directory)."""
     if os.environ.get("MANCALA_ENV_CACHE"):
         folder = Path(os.environ["MANCALA_ENV_CACHE"])
     else:
@@ -83,7 +85,7 @@ def cache_folder() -> Path:
     try:
         (folder / "kernels").mkdir(parents=True, exist_ok=True)
     except OSError:
-        folder = Path(tempfile.gettempdir()) / "mancala_env"
+        folder = Path(tempfile.gettempdir()) / "mancala_env-cache"
     return folder
 
 
