@@ -27,7 +27,7 @@ same), and the two counts he has chosen (0 none, else 1 + count).
 import numpy as np
 
 from .engine import layout as L
-from .engine.board import house_pit
+from .engine.board import has_pieces, has_setting_out, has_uur, house_pit
 from .engine.jit import njit
 from .engine.setting_out import central_pit
 
@@ -39,24 +39,6 @@ PLACE_CODES = 16  # where a special piece is, as the observation tells it
 def has_rounds(params):
     """Whether houses can change hands or close: a match of rounds, or lifts beyond one row."""
     return params[L.P_ROUNDS] != L.ROUNDS_NONE or params[L.P_LIFT_ACTIONS] > params[L.P_HOUSES]
-
-
-@njit(cache=True, _nrt=False)
-def has_uur(params):
-    """Whether pits can become pregnant (uur) and held for a player (Layli Goobalay)."""
-    return params[L.P_UUR] == 1
-
-
-@njit(cache=True, _nrt=False)
-def has_setting_out(params):
-    """Whether the players set out the seeds before play (Mangala's central holes)."""
-    return params[L.P_SETTING_OUT] == L.SETTING_OUT_CENTRAL_CHOSEN
-
-
-@njit(cache=True, _nrt=False)
-def has_pieces(params):
-    """Whether the game has special pieces (10 Mighty Men)."""
-    return params[L.P_PIECE_GAME] == 1
 
 
 @njit(cache=True, _nrt=False)

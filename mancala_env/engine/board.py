@@ -5,7 +5,16 @@ read that as a constant.
 """
 
 from .jit import njit
-from .layout import LAST_CAPTURER, OWNER, P_HOUSES, STORE
+from .layout import (
+    LAST_CAPTURER,
+    OWNER,
+    P_HOUSES,
+    P_PIECE_GAME,
+    P_SETTING_OUT,
+    P_UUR,
+    SETTING_OUT_CENTRAL_CHOSEN,
+    STORE,
+)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -52,3 +61,23 @@ def board_seeds(state, params):
     for pit in range(pit_count(params)):
         total += state[pit]
     return total
+
+
+# Which of the mechanics that only some rule sets have a rule set uses; a rule set's own kernels
+# fold each call to its answer and drop the code it rules out (`engine.specialise`).
+@njit(cache=True, _nrt=False)
+def has_uur(params):
+    """Whether pits can become pregnant (uur) and held for a player (Layli Goobalay)."""
+    return params[P_UUR] == 1
+
+
+@njit(cache=True, _nrt=False)
+def has_setting_out(params):
+    """Whether the players set out the seeds before play (Mangala's central holes)."""
+    return params[P_SETTING_OUT] == SETTING_OUT_CENTRAL_CHOSEN
+
+
+@njit(cache=True, _nrt=False)
+def has_pieces(params):
+    """Whether the game has special pieces (10 Mighty Men)."""
+    return params[P_PIECE_GAME] == 1

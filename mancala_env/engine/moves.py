@@ -13,7 +13,7 @@ Action numbers, seen from the mover's side:
   `pieces`).
 """
 
-from .board import house_pit
+from .board import has_setting_out, house_pit
 from .capture import capture
 from .jit import njit
 from .layout import (
@@ -75,7 +75,7 @@ def make_move(state, action, mover, params):
     if params[P_PIECE_GAME] == 1:
         return make_piece_move(state, action, mover, params)
     lifts = params[P_LIFT_ACTIONS]
-    if params[P_SETTING_OUT] == SETTING_OUT_CENTRAL_CHOSEN and state[PHASE] != PHASE_PLAY:
+    if has_setting_out(params) and state[PHASE] != PHASE_PLAY:
         return set_out(state, action - lifts, mover, params)
     if action < lifts and _first_turn(state, mover, params):
         pit = house_pit(mover, action, params)
@@ -113,7 +113,7 @@ def rule_candidates(state, mover, params, out):
         piece_candidates(state, mover, params, out)
         return
     lifts = params[P_LIFT_ACTIONS]
-    if params[P_SETTING_OUT] == SETTING_OUT_CENTRAL_CHOSEN and state[PHASE] != PHASE_PLAY:
+    if has_setting_out(params) and state[PHASE] != PHASE_PLAY:
         setting_out_candidates(state, params, out)
         return
     if _first_turn(state, mover, params):  # only the rightmost filled house (house 6 side)

@@ -11,7 +11,7 @@ them by the same offsets.
 
 import numpy as np
 
-from .board import board_seeds, house_pit, pit_count, row_seeds
+from .board import board_seeds, has_pieces, has_uur, house_pit, pit_count, row_seeds
 from .capture import CAPTURED, EXTRA_TURN
 from .jit import njit
 from .layout import (
@@ -60,7 +60,6 @@ from .layout import (
     P_STALL_LIMIT,
     P_STALL_NEW_LOW,
     P_STALL_REMAINDER,
-    P_UUR,
     PARAMS_SIZE,
     PHASE,
     PHASE_PLAY,
@@ -155,7 +154,7 @@ def _before_handing_out(state, player, params):
             state[STORE + state[UUR + pit] - 1] += state[pit]
             state[pit] = 0
             state[UUR + pit] = 0
-    if params[P_PIECE_GAME] == 1:
+    if has_pieces(params):
         for pit in range(pit_count(params)):
             pieces_follow(state, pit, state[OWNER + pit] if player < 0 else player)
 
@@ -166,7 +165,7 @@ def _finish(state, remainder, reason, params):
     if remainder == REMAINDER_LAST_MOVER:  # the player to move has none: the other moved last
         _award_board(state, 1 - state[TO_MOVE], reason, params)
         return
-    if params[P_UUR] == 1 or params[P_PIECE_GAME] == 1:
+    if has_uur(params) or has_pieces(params):
         _before_handing_out(state, -1, params)
     if remainder == REMAINDER_LAST_CAPTURER and state[LAST_CAPTURER] >= 0:
         state[STORE + state[LAST_CAPTURER]] += board_seeds(state, params)
@@ -196,7 +195,7 @@ def _end_round(state, reason, params):
 @njit(cache=True, _nrt=False)
 def _award_board(state, player, reason, params):
     """End the game with every seed left on the board going to `player`."""
-    if params[P_UUR] == 1 or params[P_PIECE_GAME] == 1:
+    if has_uur(params) or has_pieces(params):
         _before_handing_out(state, player, params)
     state[STORE + player] += board_seeds(state, params)
     _end_round(state, reason, params)
