@@ -335,8 +335,10 @@ class MCTSAgent(SearchAgent):
 
     def _warm_up(self, game: Game) -> None:
         """One simulation of each kind on a throwaway tree."""
-        tree = _Tree(game.n_actions)
-        _uct_kernels(game).run_uct(game.state, game.params, *tree.arrays(), 1.0, 0.5, 1, *tree.walk)
+        kernels = _uct_kernels(game)
+        tree = _Tree(game.n_actions, kernels.layout.STATE_SIZE)
+        kernels.run_uct(_own_root(game), game.params, *tree.arrays(), 1.0, 0.5, 1, *tree.walk)
+        tree = _Tree(game.n_actions, L.STATE_SIZE)
         ints, floats, meta = tree.arrays()
         leaf, path, movers, scratch = tree.walk
         length = select(game.state, game.params, ints, floats, 1.0, 0.0, True, leaf, path, movers)
@@ -346,22 +348,25 @@ class MCTSAgent(SearchAgent):
 
     def _best_action(self, game: Game, legal: list[int], deadline: float | None) -> int:
         seed_rollouts(int(self.rng.integers(2**31 - 1)))  # one generator for all compiled code
-        tree = _Tree(int(game.params[L.P_N_ACTIONS]))
+        n_actions = int(game.params[L.P_N_ACTIONS])
         budget = self.simulations if self.simulations is not None else np.iinfo(np.int64).max
         if self.prior_value is None:
+            tree = _Tree(n_actions, _uct_kernels(game).layout.STATE_SIZE)
             self._search_uct(game, tree, budget, deadline)
         else:
+            tree = _Tree(n_actions, L.STATE_SIZE)
             self._search_puct(game, tree, budget, deadline)
         return self._choose(tree, int(game.to_move))
 
     def _search_uct(self, game: Game, tree: _Tree, budget: int, deadline: float | None) -> None:
         chunk = 256 if deadline is not None else budget
+        kernels, root = _uct_kernels(game), _own_root(game)
         while self.last_simulations < budget and not tree.solved():
             tree.make_room()
             began = time.perf_counter()
             want = min(chunk, budget - self.last_simulations)
-            done = _uct_kernels(game).run_uct(
-                game.state, game.params, *tree.arrays(), self.c, self.mix, want, *tree.walk
+            done = kernels.run_uct(
+                root, game.params, *tree.arrays(), self.c, self.mix, want, *tree.walk
             )
             self.last_simulations += done
             if deadline is not None:
@@ -433,10 +438,19 @@ def _uct_kernels(game: Game) -> SimpleNamespace:
     return rule_set_kernels(game.variant, game.params, ("run_uct",), extra=(__name__,))
 
 
-class _Tree:
-    """The node arrays of one search, grown as needed."""
+def _own_root(game: Game) -> np.ndarray:
+    """`game`'s position in its rule set's own layout, which the derived kernels play on."""
+    kernels = _uct_kernels(game)
+    root = np.zeros(kernels.layout.STATE_SIZE, dtype=np.int32)
+    kernels.own_state(game.state, root)
+    return root
 
-    def __init__(self, n_actions: int, capacity: int = 4096) -> None:
+
+class _Tree:
+    """The node arrays of one search, grown as needed; `state_size`: the slots of the states
+    its simulations play on."""
+
+    def __init__(self, n_actions: int, state_size: int, capacity: int = 4096) -> None:
         self.n_actions = n_actions
         self.ints = np.zeros((max(capacity, 2 * n_actions + 1), 3), dtype=np.int32)
         self.floats = np.zeros((self.ints.shape[0], N_FLOATS), dtype=np.float64)
@@ -444,10 +458,10 @@ class _Tree:
         self.meta = np.array([1], dtype=np.int64)  # the root is node 0
         self.ints[0] = (-1, 0, -1)
         self.walk = (
-            np.zeros(L.STATE_SIZE, dtype=np.int32),
+            np.zeros(state_size, dtype=np.int32),
             np.zeros(MAX_PATH, dtype=np.int64),
             np.zeros(MAX_PATH, dtype=np.int64),
-            np.zeros(L.STATE_SIZE, dtype=np.int32),
+            np.zeros(state_size, dtype=np.int32),
         )
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -14,6 +14,11 @@ that ended it and is set out again at once, so every row always holds a game in 
 The batch's random choices (random first players, `step_random`'s moves) come from one key a
 call, drawn from its generator, mixed with the game's row number inside the compiled call: the
 same seed gives the same games on any number of threads.
+
+The rows are laid out as the rule set's own kernels lay out a state, holding only what the rule
+set uses (`engine.layout.own_layout`; `BatchedGames.layout` gives the offsets): 87 slots for
+Oware, where a `Game`'s state, in the layout every rule set shares, has 297.
+`BatchedGames.position` and `BatchedGames.set_position` carry a game between the two.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from .engine.jit import njit
 from .engine.scratch import copy_into
 from .engine.starts import random_start_seeds
 from .engine.turn import new_game, step
-from .game import IllegalActionError, action_number
+from .game import Game, IllegalActionError, action_number
 from .inputs import is_integer
 from .kernels import rule_set_kernels
 from .observation import MAX_OBSERVATION, observation_high, write_observation
@@ -48,7 +53,8 @@ class BatchStep:
     ended, of the first player of the new game). `rewards[:, p]` is player p's reward: +1 / -1 /
     0 when the game ended in this step, else 0. `final_winner` is the winner of a game that ended
     (-1 for a draw, NO_RESULT if it did not end), `final_stores` its final scores and
-    `final_states` the position it ended in (rows of games that did not end hold stale values).
+    `final_states` the position it ended in, in the batch's layout (`BatchedGames.layout`; rows
+    of games that did not end hold stale values).
     A game left out of the step (`active`) reports no reward, no end and keeps its view.
     """
 
@@ -63,7 +69,14 @@ class BatchStep:
 
 
 @njit(cache=True, _nrt=False)
-def _write_view(state, params, observation, mask, n_actions):
+def observe_rows(states, players, params, out):
+    """The observation of `players[i]` in `states[i]`, written into `out[i]`, for every row."""
+    for i in range(states.shape[0]):
+        write_observation(states[i], players[i], params, out[i], False)
+
+
+@njit(cache=True, _nrt=False)
+def write_view(state, params, observation, mask, n_actions):
     player = state[L.TO_MOVE]
     write_observation(state, player, params, observation, False)
     for a in range(n_actions):
@@ -96,7 +109,7 @@ def batch_reset(states, params, first, key, seeds, observations, masks, to_move)
     n_actions = masks.shape[1]
     for i in range(states.shape[0]):
         new_game(params, _first_player(first, key, i), states[i], seeds[i])
-        _write_view(states[i], params, observations[i], masks[i], n_actions)
+        write_view(states[i], params, observations[i], masks[i], n_actions)
         to_move[i] = states[i, L.TO_MOVE]
 
 
@@ -130,7 +143,7 @@ def _step_game(i, active, states, actions, params, first, key, choose, seed, out
             rewards[i, winner] = 1.0
             rewards[i, 1 - winner] = -1.0
         new_game(params, _first_player(first, key, i), state, seed)
-    _write_view(state, params, observations[i], masks[i], masks.shape[1])
+    write_view(state, params, observations[i], masks[i], masks.shape[1])
     to_move[i] = state[L.TO_MOVE]
 
 
@@ -173,13 +186,14 @@ class BatchedGames:
         self.options = self.variant.options(**options)
         self.params = self.variant.params(self.options)
         self.kernels = rule_set_kernels(self.variant, self.params, ("batch_reset", "batch_step"))
+        self.layout = self.kernels.layout  # the rows' offsets: `engine.layout.own_layout`
         self.n_games = int(n_games)
         self.n_actions = int(self.params[L.P_N_ACTIONS])
         self.observation_high = observation_high(self.params)
         self._rng = np.random.default_rng(seed)
         first = self.options.first_player
         self._first = -1 if first == "random" else int(first[-1])  # see _first_player
-        self.states = np.zeros((n_games, L.STATE_SIZE), dtype=np.int32)
+        self.states = np.zeros((n_games, self.layout.STATE_SIZE), dtype=np.int32)
         self._observations = np.zeros((n_games, MAX_OBSERVATION), dtype=np.int8)
         self.masks = np.zeros((n_games, self.n_actions), dtype=np.int8)
         self.to_move = np.zeros(n_games, dtype=np.int32)
@@ -187,7 +201,7 @@ class BatchedGames:
         self._terminated = np.zeros(n_games, dtype=np.bool_)
         self._final_winner = np.zeros(n_games, dtype=np.int32)
         self._final_stores = np.zeros((n_games, 2), dtype=np.int32)
-        self._final_states = np.zeros((n_games, L.STATE_SIZE), dtype=np.int32)
+        self._final_states = np.zeros((n_games, self.layout.STATE_SIZE), dtype=np.int32)
         self._all_active = np.ones(n_games, dtype=np.bool_)
         self._out = (  # what batch_step writes, in its order
             self._observations,
@@ -204,6 +218,32 @@ class BatchedGames:
     def observations(self) -> np.ndarray:
         """The observation of the player to move in each game (n_games, observation size)."""
         return self._observations[:, : len(self.observation_high)]
+
+    def position(self, i: int) -> np.ndarray:
+        """Game `i`'s state in the layout every rule set shares (what `Game.state` holds)."""
+        state = np.zeros(L.STATE_SIZE, dtype=np.int32)
+        self.kernels.canonical_state(self.states[self._row(i)], state)
+        return state
+
+    def set_position(self, i: int, game: Game) -> None:
+        """Put the position of `game` (a `Game` of this batch's rule set and options, set up by
+        play or by `Game.restore`) into row `i`, with its observation and mask."""
+        if not isinstance(game, Game) or not np.array_equal(game.params, self.params):
+            raise ValueError(
+                f"set_position takes a Game of {self.variant.name} under the batch's options "
+                f"({self.options}), got {game!r}"
+            )
+        i = self._row(i)
+        self.kernels.own_state(game.state, self.states[i])
+        self.kernels.write_view(
+            self.states[i], self.params, self._observations[i], self.masks[i], self.n_actions
+        )
+        self.to_move[i] = self.states[i, self.layout.TO_MOVE]
+
+    def _row(self, i: Any) -> int:
+        if not is_integer(i) or not 0 <= i < self.n_games:
+            raise ValueError(f"a game's row is an integer 0..{self.n_games - 1}, got {i!r}")
+        return int(i)
 
     def _key(self) -> int:
         """A call's key for its random choices (`_row_draw`)."""
@@ -244,7 +284,8 @@ class BatchedGames:
         bad = self._play(actions.astype(np.int64), active, choose=False)
         if bad >= 0:
             action_number(actions[bad], self.n_actions)  # out of range: says the range
-            legal = np.flatnonzero(self.states[bad, L.LEGAL : L.LEGAL + self.n_actions]).tolist()
+            legal_at = self.layout.LEGAL
+            legal = np.flatnonzero(self.states[bad, legal_at : legal_at + self.n_actions]).tolist()
             raise IllegalActionError(
                 f"action {int(actions[bad])} is not legal in game {bad}; legal actions: {legal} "
                 "(no game was stepped)"

@@ -84,11 +84,13 @@ def _engine(name: str, threads: int, shared: bool = False) -> Callable[[], tuple
     game = Game(name, first_player="player_0")
     kernels = rule_set_kernels(game.variant, game.params, ("_random_moves",), extra=(__name__,))
     chunk = 20_000
+    own = np.zeros(kernels.layout.STATE_SIZE, dtype=np.int32)  # in the rule set's own layout
+    kernels.own_state(game.state, own)
     if threads == 1:
-        state = game.state.copy()
+        state = game.state.copy() if shared else own
         play = _random_moves if shared else kernels._random_moves
         return lambda: (chunk, play(state, game.params, chunk))
-    states = np.stack([game.state] * threads)
+    states = np.stack([own] * threads)
     games = np.zeros(threads, dtype=np.int64)
 
     def run() -> tuple[int, int]:

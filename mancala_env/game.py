@@ -36,7 +36,12 @@ def engine_kernels(variant: Variant, params: np.ndarray) -> ModuleType | SimpleN
     shared kernels (`engine.turn`), one compiled copy for every rule set and option. Says so on
     stderr when they have to compile."""
     if np.array_equal(params, variant.params(variant.options())):
-        kernels: ModuleType | SimpleNamespace = specialised(params)
+        own = specialised(params)
+        kernels: ModuleType | SimpleNamespace = SimpleNamespace(
+            new_game=own.canonical_new_game,
+            step=own.canonical_step,
+            begin_turn=own.canonical_begin_turn,
+        )
         what, seconds = f"the {variant.name} kernels", OWN_COMPILE_SECONDS
     else:
         kernels, what, seconds = turn, "the rules engine's shared kernels", SHARED_COMPILE_SECONDS

@@ -25,10 +25,11 @@ callable
 (observations as the learner's, from the opponent's side; masks bool) -- `policy_opponent`
 makes one of a MaskablePPO model, for play against a frozen copy of a policy -- or an object
 with a method ``act_on_states(states, params, masks) -> actions`` that reads the engine's state
-rows instead (a search agent). A list of opponents is a pool: each game draws one when it
-starts (with probabilities `opponent_weights`, uniform when None) and keeps it to its end.
-Opponents can be changed between steps (``env.opponent = ...``); games under way keep their
-draw when the pool is only extended.
+rows instead (a search agent; the states in the layout every rule set shares, as `Game.state`).
+A list of opponents is a pool: each game draws one when it starts (with probabilities
+`opponent_weights`, uniform when None) and keeps it to its end. Opponents can be changed
+between steps (``env.opponent = ...``); games under way keep their draw when the pool is only
+extended.
 
 Rewards are the learner's: +1 / -1 / 0 when its game ends, else 0 (``reward="win_loss"``), or
 with ``reward="score"`` the change in (learner's store - opponent's store) / total seeds since
@@ -55,23 +56,15 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvS
 from .batch import BatchedGames, BatchStep
 from .common_observation import ObservationEncoding
 from .engine import layout as L
-from .engine.jit import njit
 from .env import REWARDS
 from .game import Game
-from .observation import MAX_OBSERVATION, write_observation
+from .observation import MAX_OBSERVATION
 from .opponents import OPPONENTS, load_opponent, opponent_actions, random_actions
 
 SEATS = (0, 1, "random")
 SEED_RANGE = 2**31  # seeds drawn for agents loaded from specs
 
 Opponent = str | Callable[[np.ndarray, np.ndarray], Any] | Any
-
-
-@njit(cache=True)
-def _observe_rows(states, players, params, out):
-    """The observation of `players[i]` in `states[i]`, written into `out[i]`, for every row."""
-    for i in range(states.shape[0]):
-        write_observation(states[i], players[i], params, out[i], False)
 
 
 def policy_opponent(model: Any, deterministic: bool = False) -> Callable:
@@ -278,8 +271,9 @@ class MancalaVecEnv(VecEnv):
     def _learner_score(self, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
         states, seats = self.games.states[rows], self.seats[rows]
         index = np.arange(len(states))
-        own = states[index, L.STORE + seats].astype(np.int64)
-        return own - states[index, L.STORE + 1 - seats]
+        store = self.games.layout.STORE
+        own = states[index, store + seats].astype(np.int64)
+        return own - states[index, store + 1 - seats]
 
     def _observations(self) -> np.ndarray:
         return self.encoding.encode(self.games.observations.copy())
@@ -325,7 +319,8 @@ class MancalaVecEnv(VecEnv):
             states = games.states[rows]
             return opponent_actions(opponent, states, games.params, masks, self._rng, games.kernels)
         if hasattr(opponent, "act_on_states"):
-            actions = np.asarray(opponent.act_on_states(games.states[rows], games.params, masks))
+            states = np.stack([games.position(i) for i in rows])  # in the shared layout
+            actions = np.asarray(opponent.act_on_states(states, games.params, masks))
         else:
             seen = self.encoding.encode(games.observations[rows])
             actions = np.asarray(opponent(seen, masks.astype(bool)))
@@ -380,14 +375,14 @@ class MancalaVecEnv(VecEnv):
             total = games.params[L.P_TOTAL_SEEDS]
             rewards[ended] = (score - self._score[ended]) / total
         final_obs = self._final_obs[: len(ended)]
-        _observe_rows(final, seats, games.params, final_obs)
+        games.kernels.observe_rows(final, seats, games.params, final_obs)
         seen = self.encoding.encode(final_obs[:, : self._raw_width])
         for k, i in enumerate(ended):
             infos[i] = {
                 "terminal_observation": seen[k].copy(),
                 "seat": int(seats[k]),
                 "winner": None if winners[k] < 0 else int(winners[k]),
-                "end_reason": L.END_REASON_NAMES[int(final[k, L.END_REASON])],
+                "end_reason": L.END_REASON_NAMES[int(final[k, games.layout.END_REASON])],
             }
         self.seats[ended] = self._draw_seats(len(ended))
         self.opponent_of[ended] = self._draw_opponents(len(ended))

@@ -27,7 +27,7 @@ CASES = [(name, OPTIONS[name]) for name in sorted(VARIANTS)] + [
 def mirror(name: str, batch: BatchedGames, i: int, options: dict | None = None) -> Game:
     """A single game set out like row `i` of the batch (same first player), on the shared
     kernels: the batch runs the rule set's own, derived from the same source."""
-    first = f"player_{int(batch.states[i, L.TO_MOVE])}"  # of a freshly set out game
+    first = f"player_{int(batch.to_move[i])}"  # of a freshly set out game
     game = Game(name, **{**(OPTIONS[name] if options is None else options), "first_player": first})
     game.kernels = turn
     game.reset()
@@ -44,7 +44,7 @@ def test_batched_and_single_games_agree_move_by_move(name, options):
     finished = 0
     for _ in range(plies):
         for i, game in enumerate(games):
-            assert (batch.states[i] == game.state).all()
+            assert (batch.position(i) == game.state).all()
             assert (masks[i] == game.legal_mask()).all()
             assert to_move[i] == game.to_move
             assert (observations[i] == observe(game.state, game.to_move, game.params)).all()
@@ -74,7 +74,7 @@ def test_a_batch_with_an_illegal_action_is_refused_untouched():
     game = Game("oware", first_player="player_0")
     game.step(0)
     game.step(0)  # player_0 to move, its house 1 empty
-    batch.states[2] = game.state
+    batch.set_position(2, game)
     before = batch.states.copy()
     actions = np.zeros(4, dtype=int)
     with pytest.raises(ValueError, match=r"action 0 is not legal in game 2; legal actions"):
@@ -114,14 +114,15 @@ def test_step_random_plays_the_legal_moves_single_games_play(name):
             if games[i].over:
                 finished += 1
                 games[i] = mirror(name, batch, i)
-        assert all((batch.states[i] == game.state).all() for i, game in enumerate(games))
+        assert all((batch.position(i) == game.state).all() for i, game in enumerate(games))
     assert finished > 0
 
 
 def test_step_random_names_a_game_written_by_hand_with_no_legal_move():
     batch = BatchedGames("oware", 3, seed=0)
     batch.reset()
-    batch.states[1, L.LEGAL : L.LEGAL + batch.n_actions] = 0
+    legal = batch.layout.LEGAL
+    batch.states[1, legal : legal + batch.n_actions] = 0
     with pytest.raises(ValueError, match="game 1 has no legal move"):
         batch.step_random()
 
@@ -179,9 +180,11 @@ def test_a_masked_step_plays_only_the_active_games(name):
             assert bool(out.terminated[i]) == game.over
             if game.over:
                 finished += 1
-                assert (out.final_states[i] == game.state).all()
+                final = np.zeros(L.STATE_SIZE, dtype=np.int32)
+                batch.kernels.canonical_state(out.final_states[i], final)
+                assert (final == game.state).all()
                 games[i] = Game(name, first_player="player_0")
-            assert (batch.states[i] == games[i].state).all()
+            assert (batch.position(i) == games[i].state).all()
             assert (
                 out.observations[i] == observe(games[i].state, games[i].to_move, games[i].params)
             ).all()
@@ -216,4 +219,35 @@ def test_a_random_start_is_drawn_for_each_game_by_the_one_hook():
     assert (layouts[0] == layouts[1]).all()
     assert (layouts[0].sum(axis=1) == 70).all()
     assert len({tuple(row) for row in layouts[0]}) == 16
-    assert (batch.states[:, : L.MAX_PITS].sum(axis=1) == 70).all()
+    assert (batch.states[:, : batch.layout.MAX_PITS].sum(axis=1) == 70).all()
+
+
+@pytest.mark.parametrize(("name", "slots"), [("oware", 87), ("ncho", 93), ("mighty_men", 256)])
+def test_a_batch_row_holds_only_what_its_rule_set_uses(name, slots):
+    """The rows are laid out for the rule set (its action space; special pieces only in 10
+    Mighty Men) and carry a position to and from the layout a Game's state has."""
+    batch = BatchedGames(name, 3, seed=1, first_player="player_0")
+    batch.reset()
+    assert batch.states.shape == (3, slots) == (3, batch.layout.STATE_SIZE)
+    assert L.STATE_SIZE == 297  # the layout every rule set shares: the largest of everything
+    game = Game(name, first_player="player_0")
+    rng = np.random.default_rng(2)
+    for _ in range(6):
+        game.step(int(rng.choice(game.legal_actions())))
+    batch.set_position(1, game)
+    assert (batch.position(1) == game.state).all()
+    assert (batch.masks[1] == game.legal_mask()).all() and batch.to_move[1] == game.to_move
+    assert (batch.observations[1] == observe(game.state, game.to_move, game.params)).all()
+    assert (batch.position(0) == Game(name, first_player="player_0").state).all()
+
+
+def test_set_position_takes_a_game_of_the_batchs_rules_only():
+    batch = BatchedGames("oware", 2, seed=1)
+    with pytest.raises(ValueError, match="a Game of oware under the batch's options"):
+        batch.set_position(0, Game("oware", seeds=3))
+    with pytest.raises(ValueError, match="a Game of oware"):
+        batch.set_position(0, Game("ouri"))
+    with pytest.raises(ValueError, match=r"a game's row is an integer 0..1, got 2"):
+        batch.set_position(2, Game("oware"))
+    with pytest.raises(ValueError, match=r"a game's row is an integer 0..1, got -1"):
+        batch.position(-1)

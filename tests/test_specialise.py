@@ -121,7 +121,8 @@ def test_derived_kernels_are_written_once_and_play_the_rules(tmp_path, monkeypat
     rng = np.random.default_rng(3)
     while not game.state[L.OVER]:
         action = int(rng.choice(game.legal_actions()))
-        assert kernels.step(game.state, action, params) == turn.step(shared.state, action, params)
+        result = kernels.canonical_step(game.state, action, params)
+        assert result == turn.step(shared.state, action, params)
         assert np.array_equal(game.state, shared.state)
 
 
@@ -132,7 +133,8 @@ def test_every_loop_of_a_rule_set_calls_the_one_derived_engine():
     engine = specialised(params)
     batch = specialised(params, HOT_MODULES)
     search = specialised(params, (*HOT_MODULES, "agents.mcts"))
-    assert batch.step is engine.step is search.step is Game("oware").kernels.step
+    assert batch.step is engine.step is search.step
+    assert Game("oware").kernels.step is engine.canonical_step
     assert batch._step_game.py_func.__globals__["step"] is engine.step
     assert search.rollout.py_func.__globals__["random_legal_action"] is batch.random_legal_action
     assert engine.step is not turn.step
@@ -141,7 +143,7 @@ def test_every_loop_of_a_rule_set_calls_the_one_derived_engine():
 def test_a_game_runs_its_rule_sets_own_kernels_only_under_its_default_rules():
     assert (
         Game("oware", first_player="player_1").kernels.step
-        is specialised(Game("oware").params).step
+        is specialised(Game("oware").params).canonical_step
     )  # who moves first is not a rule parameter
     assert Game("oware", stall_limit=60).kernels is turn  # other rules: the shared kernels
 

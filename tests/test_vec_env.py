@@ -133,7 +133,8 @@ def test_passes_stable_baselines3_checks():
     for _ in range(300):
         masks = get_action_masks(wrapped)
         assert masks.shape == (n_envs, 12) and masks.dtype == bool and masks.any(axis=1).all()
-        assert (masks == (env.games.states[:, L.LEGAL : L.LEGAL + 12] == 1)).all()
+        legal = env.games.layout.LEGAL
+        assert (masks == (env.games.states[:, legal : legal + 12] == 1)).all()
         actions = np.array([env.action_space.sample(mask=m.astype(np.int8)) for m in masks])
         obs, rewards, dones, infos = wrapped.step(actions)
         assert obs.shape == (n_envs, *space.shape) and obs.dtype == space.dtype
@@ -185,8 +186,9 @@ def test_a_frozen_maskable_ppo_plays_the_opponent():
         seed=5,
     )
     env.reset()
-    assert (env.games.states[:, L.MOVE_NUMBER] == 1).all()
-    assert (env.games.states[:, L.LAST_ACTION] == expected[0]).all()
+    at = env.games.layout
+    assert (env.games.states[:, at.MOVE_NUMBER] == 1).all()
+    assert (env.games.states[:, at.LAST_ACTION] == expected[0]).all()
     env.opponent = policy_opponent(frozen)  # sampled moves from here on
     learner = MaskablePPO("MlpPolicy", VecMonitor(env), n_steps=64, batch_size=128, seed=6)
     learner.learn(1024)
@@ -202,7 +204,7 @@ def test_the_opponent_opens_when_the_learner_is_second(seat, first, moves_before
     the learner's side; with it first, the opening position."""
     env = MancalaVecEnv("oware", 32, seat=seat, seed=0, first_player=first)
     obs = env.reset()
-    states = env.games.states
+    states = np.stack([env.games.position(i) for i in range(32)])  # as a Game's states
     assert (env.seats == seat).all() and (states[:, L.TO_MOVE] == seat).all()
     assert (states[:, L.MOVE_NUMBER] == moves_before).all()
     for i in range(32):

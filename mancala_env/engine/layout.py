@@ -12,6 +12,8 @@ state keeps room for ``MAX_PITS`` pits; those past a smaller board's ``2N`` stay
 unowned, and no rule reads them.
 """
 
+from collections.abc import Sequence
+
 MAX_HOUSES = 6
 MAX_PITS = 2 * MAX_HOUSES
 NO_OWNER = -1  # OWNER of a pit past the board's end
@@ -58,6 +60,7 @@ PIECE_FLOCK_FROM = PIECE_AS + MAX_PIECES  # PIECE_FLOCK_FROM + i: the pit the Sh
 MOVE = PIECE_FLOCK_FROM + MAX_PIECES  # MOVE + MOVE_*: a move of pieces under way (`engine.pieces`)
 MOVE_SLOTS = 12
 STATE_SIZE = MOVE + MOVE_SLOTS
+
 
 # Why a game ended (state[END_REASON]).
 END_NONE = 0
@@ -156,6 +159,86 @@ P_HOUSES = P_PIECE_UNSOWN + 1  # houses a player: the board has twice as many pi
 P_USED = P_HOUSES + 1  # the slots the rule sets use so far
 PARAMS_SIZE = 80  # room for the parameters of rule sets still to come
 assert P_USED <= PARAMS_SIZE, f"the parameters need {P_USED} slots; PARAMS_SIZE is {PARAMS_SIZE}"
+
+# The state's blocks in order, with their sizes: a number, or what sizes the block in a rule
+# set's own layout (`state_layout`): "pits" (its board's 2N pits), "actions" (its action
+# space), "pieces" and "move" (room for special pieces, none in a game without them).
+STATE_BLOCKS = (
+    ("PITS", "pits"),
+    ("STORE", 2),
+    ("TO_MOVE", 1),
+    ("MOVE_NUMBER", 1),
+    ("OVER", 1),
+    ("STALL_PLIES", 1),
+    ("SPECIAL_USED", 2),
+    ("LAST_ACTION", 1),
+    ("END_REASON", 1),
+    ("LAST_PIT", 1),
+    ("OWNER", "pits"),
+    ("CLOSED", "pits"),
+    ("LEGAL", "actions"),
+    ("FEED_POSSIBLE", 1),
+    ("LAST_CAPTURER", 1),
+    ("PHASE", 1),
+    ("TURNS", 2),
+    ("ROUND", 1),
+    ("ROUNDS_WON", 2),
+    ("ROUND_STARTER", 1),
+    ("ROUND_START_STORE", 2),
+    ("ROUND_OVER", 1),
+    ("UUR", "pits"),
+    ("SETTING_OUT", 8),
+    ("WINNER", 1),
+    ("BOARD_LOW", 1),
+    ("PIECE_KIND", "pieces"),
+    ("PIECE_AT", "pieces"),
+    ("PIECE_SINCE", "pieces"),
+    ("PIECE_DROP", "pieces"),
+    ("PIECE_SHIFT", "pieces"),
+    ("PIECE_FOUND", "pieces"),
+    ("PIECE_ACTS", "pieces"),
+    ("PIECE_AS", "pieces"),
+    ("PIECE_FLOCK_FROM", "pieces"),
+    ("MOVE", "move"),
+)
+# The sizes `state_layout` sets for a rule set, and the names they go by in the kernels.
+LAYOUT_SIZES = {
+    "pits": "MAX_PITS",
+    "actions": "MAX_ACTIONS",
+    "pieces": "MAX_PIECES",
+    "move": "MOVE_SLOTS",
+}
+
+
+def state_layout(pits: int, actions: int, pieces: bool) -> dict[str, int]:
+    """The state blocks laid out for a board of `pits` pits and `actions` actions, with room
+    for special pieces only when `pieces`: each block's offset, `STATE_SIZE` and the sizes
+    (`LAYOUT_SIZES`). The state's constants are this layout for the largest of everything."""
+    sizes = {
+        "pits": pits,
+        "actions": actions,
+        "pieces": MAX_PIECES if pieces else 0,
+        "move": MOVE_SLOTS if pieces else 0,
+    }
+    offsets = {LAYOUT_SIZES[kind]: size for kind, size in sizes.items()}
+    offset = 0
+    for name, size in STATE_BLOCKS:
+        offsets[name] = offset
+        offset += size if isinstance(size, int) else sizes[size]
+    offsets["STATE_SIZE"] = offset
+    return offsets
+
+
+def own_layout(params: Sequence[int]) -> dict[str, int]:
+    """The state layout of the rule set whose parameter vector is `params`: its board, its
+    action space, and room for special pieces only in a game of them (see `state_layout`)."""
+    return state_layout(
+        2 * int(params[P_HOUSES]), int(params[P_N_ACTIONS]), int(params[P_PIECE_GAME]) == 1
+    )
+
+
+_CANONICAL = state_layout(MAX_PITS, MAX_ACTIONS, pieces=True)
+assert {name: globals()[name] for name in _CANONICAL} == _CANONICAL, "STATE_BLOCKS != the state"
 
 CONTINUE_NEVER = 0  # single lap: the turn ends with the last seed
 CONTINUE_OCCUPIED = 1  # relay: lift the last pit again when it was not empty

@@ -110,6 +110,9 @@ def specialised(params: np.ndarray, modules: tuple[str, ...] = ()) -> SimpleName
                     )
                 made[id(written[kernel])] = (module.__name__, kernel)
                 kernels[kernel] = getattr(module, kernel)
+        if group == ENGINE:
+            kernels.update({name: getattr(module, name) for name in CONVERSIONS})
+    kernels["layout"] = SimpleNamespace(**layout.own_layout(values))
     _loaded[values, modules] = SimpleNamespace(**kernels)
     return _loaded[values, modules]
 
@@ -169,7 +172,8 @@ def derive(
     `names` (with their `sources`), their ``params`` reads replaced by `values`. A kernel
     already derived (`made`: its id -> its derived module and name) is imported from its
     derived module; every other name a kernel uses from the module it was written in."""
-    constants = dict(_LAYOUT_INTS)
+    own = layout.own_layout(values)
+    constants = {**_LAYOUT_INTS, **own}
     kept: list[tuple[str, ast.stmt]] = []
     for name, source in zip(names, sources, strict=True):
         for node in ast.parse(source).body:
@@ -203,13 +207,83 @@ def derive(
         f'"""Kernels derived from {", ".join(names)} for the rule parameters\n'
         f'{list(values)}\n(`mancala_env.engine.specialise`; do not edit)."""\n\n'
     )
+    if names == ENGINE:
+        kept += [("mancala_env.engine.turn", node) for node in _conversions(own)]
     module = ast.Module(body=[node for _, node in kept], type_ignores=[])
+    imported = set(_LAYOUT_INTS) - set(own)  # the layout's values; its offsets are the rule set's
     return (
         header
-        + _imports(kept, (defined - set(_LAYOUT_INTS)) | set(dir(builtins)), made or {})
+        + _imports(kept, (defined - imported) | set(dir(builtins)), made or {})
+        + "".join(f"{name} = {value}\n" for name, value in own.items())
+        + "\n"
         + ast.unparse(ast.fix_missing_locations(module))
         + "\n"
     )
+
+
+CONVERSIONS = (
+    "own_state",
+    "canonical_state",
+    "canonical_new_game",
+    "canonical_step",
+    "canonical_begin_turn",
+)
+
+
+def _conversions(own: dict[str, int]) -> list[ast.stmt]:
+    """The kernels (`CONVERSIONS`) that carry a state between the layout of the shared
+    kernels, which `Game`, snapshots and every reader in Python use, and the rule set's own
+    (`layout.own_layout`), and the engine's entry points on states in the shared layout."""
+    copies, fills = [], []
+    for name, size in layout.STATE_BLOCKS:
+        length = size if isinstance(size, int) else own[layout.LAYOUT_SIZES[size]]
+        room = size if isinstance(size, int) else _LAYOUT_INTS[layout.LAYOUT_SIZES[size]]
+        start, at = own[name], _LAYOUT_INTS[name]
+        if (
+            copies
+            and copies[-1][0] + copies[-1][2] == start
+            and copies[-1][1] + copies[-1][2] == at
+        ):
+            copies[-1] = (copies[-1][0], copies[-1][1], copies[-1][2] + length)
+        elif length:
+            copies.append((start, at, length))
+        if room > length:
+            fills.append((at + length, room - length, layout.NO_OWNER if name == "OWNER" else 0))
+    own_state = "".join(
+        f"    for i in range({n}):\n        state[{a} + i] = canonical[{b} + i]\n"
+        for a, b, n in copies
+    )
+    canonical_state = "".join(
+        f"    for i in range({n}):\n        canonical[{b} + i] = {fill}\n" for b, n, fill in fills
+    ) + "".join(
+        f"    for i in range({n}):\n        canonical[{b} + i] = state[{a} + i]\n"
+        for a, b, n in copies
+    )
+    kernel = "@njit(cache=True, _nrt=False)\n"
+    source = (
+        f"{kernel}def own_state(canonical, state):\n"
+        f'    """`canonical`, a state in the shared layout, written into `state`."""\n'
+        f"{own_state}\n"
+        f"{kernel}def canonical_state(state, canonical):\n"
+        f'    """`state` written into `canonical`, in the shared layout."""\n'
+        f"{canonical_state}\n"
+        f"{kernel}def canonical_new_game(params, first_player, out, seed=0):\n"
+        "    state = stack_array(STATE_SIZE)\n"
+        "    new_game(params, first_player, state, seed)\n"
+        "    canonical_state(state, out)\n\n"
+        f"{kernel}def canonical_step(canonical, action, params):\n"
+        "    state = stack_array(STATE_SIZE)\n"
+        "    own_state(canonical, state)\n"
+        "    result = step(state, action, params)\n"
+        "    canonical_state(state, canonical)\n"
+        "    return result\n\n"
+        f"{kernel}def canonical_begin_turn(canonical, params):\n"
+        "    state = stack_array(STATE_SIZE)\n"
+        "    own_state(canonical, state)\n"
+        "    begin_turn(state, params)\n"
+        "    canonical_state(state, canonical)\n"
+    )
+    return ast.parse(source).body
 
 
 def _imports(
@@ -223,7 +297,13 @@ def _imports(
     for module_name, node in kept:
         namespace = vars(importlib.import_module(module_name))
         for name in ast.walk(node):
-            if not isinstance(name, ast.Name) or name.id in defined or name.id not in namespace:
+            if not isinstance(name, ast.Name) or name.id in defined:
+                continue
+            if name.id in _LAYOUT_INTS:  # written ``L.X`` in the module that uses it
+                defined.add(name.id)
+                taken.setdefault(layout.__name__, set()).add(name.id)
+                continue
+            if name.id not in namespace:
                 continue
             defined.add(name.id)
             value = namespace[name.id]
@@ -234,8 +314,6 @@ def _imports(
             if id(value) in made:
                 source, written = made[id(value)]
                 imported = name.id if written == name.id else f"{written} as {name.id}"
-            elif name.id in _LAYOUT_INTS:
-                source = layout.__name__
             elif getattr(numba, name.id, None) is value:
                 source = "numba"
             taken.setdefault(source, set()).add(imported)
@@ -310,8 +388,21 @@ class _Fold(ast.NodeTransformer):
                 return self.locals[node.id]
             return self.constants.get(node.id)
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            return _LAYOUT_INTS.get(node.attr) if node.value.id == "L" else None
+            return self.constants.get(node.attr) if node.value.id == "L" else None
         return None
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
+        """``L.X`` of a layout constant is ``X``: the derived module defines the offsets and
+        sizes of the rule set's own layout (and imports the layout's other constants)."""
+        self.generic_visit(node)
+        if (
+            isinstance(node.value, ast.Name)
+            and node.value.id == "L"
+            and node.attr in _LAYOUT_INTS
+            and isinstance(node.ctx, ast.Load)
+        ):
+            return ast.copy_location(ast.Name(node.attr, ast.Load()), node)
+        return node
 
     def visit_Name(self, node: ast.Name) -> ast.expr:
         if isinstance(node.ctx, ast.Load) and node.id in self.locals:

@@ -605,6 +605,7 @@ def test_batched_games_draw_a_random_setting_out_for_each_game_from_the_seed():
     for _ in range(2):
         batch = BatchedGames("mighty_men", 8, seed=5, setting_out="random")
         batch.reset(seed=5)
-        layouts.append(batch.states[:, L.PIECE_AT : L.PIECE_AT + 10].copy())
+        at = batch.layout.PIECE_AT
+        layouts.append(batch.states[:, at : at + 10].copy())
     assert (layouts[0] == layouts[1]).all()
     assert len({tuple(row) for row in layouts[0]}) == 8
