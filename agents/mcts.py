@@ -434,8 +434,9 @@ class MCTSAgent(SearchAgent):
 
 def _uct_kernels(game: Game) -> SimpleNamespace:
     """This module's kernels derived for `game`'s rules (`mancala_env.kernels`): the
-    simulations of UCT, rollouts above all, run the rule set's own `step`."""
-    return rule_set_kernels(game.variant, game.params, ("run_uct",), extra=(__name__,))
+    simulations of UCT, rollouts above all, run the rule set's own `step`, and a relay rule
+    set's states keep the lifts tried when a turn begins, to play the chosen one."""
+    return rule_set_kernels(game.variant, game.params, ("run_uct",), (__name__,), keep=True)
 
 
 def _own_root(game: Game) -> np.ndarray:

@@ -79,10 +79,11 @@ def _timed(run: Callable[[], tuple[int, int]], seconds: float) -> tuple[int, int
 
 
 def _engine(name: str, threads: int, shared: bool = False) -> Callable[[], tuple[int, int]]:
-    """Random play inside the rule set's own compiled kernels (`mancala_env.kernels`), or in
-    the kernels all rule sets share (`shared`, one thread)."""
+    """Random play inside the rule set's own compiled kernels (`mancala_env.kernels`; a relay
+    rule set's keeping the lifts it tried, as MCTS's do), or in the kernels all rule sets share
+    (`shared`, one thread)."""
     game = Game(name, first_player="player_0")
-    kernels = rule_set_kernels(game.variant, game.params, ("_random_moves",), extra=(__name__,))
+    kernels = rule_set_kernels(game.variant, game.params, ("_random_moves",), (__name__,), True)
     chunk = 20_000
     own = np.zeros(kernels.layout.STATE_SIZE, dtype=np.int32)  # in the rule set's own layout
     kernels.own_state(game.state, own)

@@ -22,12 +22,16 @@ COMPILE_SECONDS = 8  # a rule set's batch kernels after its engine: Oware's 4 s 
 
 
 def rule_set_kernels(
-    variant: Variant, params: np.ndarray, uses: tuple[str, ...], extra: tuple[str, ...] = ()
+    variant: Variant,
+    params: np.ndarray,
+    uses: tuple[str, ...],
+    extra: tuple[str, ...] = (),
+    keep: bool = False,
 ) -> SimpleNamespace:
     """The kernels of `HOT_MODULES` (and of the modules `extra`) derived for `variant` under
-    the rule parameters `params`; says so on stderr when one of the kernels named in `uses` has
-    to compile."""
-    module = specialised(params, HOT_MODULES + extra)
+    the rule parameters `params` (`keep`: see `engine.specialise.specialised`); says so on
+    stderr when one of the kernels named in `uses` has to compile."""
+    module = specialised(params, HOT_MODULES + extra, keep)
     announce_compiling(
         f"the {variant.name} kernels ({', '.join(uses)}) for these rules",
         [getattr(module, name) for name in uses],

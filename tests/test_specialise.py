@@ -195,3 +195,59 @@ def test_a_cache_folder_that_cannot_be_written_falls_back_to_the_temporary_one(
     fallback = Path(tempfile.gettempdir()) / "mancala_env-cache"
     assert derived_file(kernels).parent.parent == fallback
     assert not fallback.name.isidentifier()  # never imported in the package's place
+
+
+RELAYS = ["ayoayo", "tampoduo", "ncho", "jerin", "layli_goobalay", "mangala"]
+
+
+@pytest.mark.parametrize("name", RELAYS)
+def test_a_relay_turn_plays_the_chosen_lift_from_the_results_kept_when_it_began(name):
+    """With `keep` (MCTS, the engine's benchmark), a relay rule set's state keeps the result
+    of every legal lift tried when the turn began, and `step` takes the chosen one's: the
+    game goes exactly as on the shared kernels, which play the lift again."""
+    game = Game(name, first_player="player_0")
+    kept = specialised(game.params, keep=True)
+    at = kept.layout
+    lifts = int(game.params[L.P_LIFT_ACTIONS])
+    assert 1 + lifts * (at.KEPT + 1) == at.KEPT_SLOTS
+    assert at.STATE_SIZE == specialised(game.params).layout.STATE_SIZE + at.KEPT_SLOTS
+    state = np.zeros(at.STATE_SIZE, dtype=np.int32)
+    kept.new_game(game.params, 0, state)
+    shared = Game(name, first_player="player_0")
+    shared.kernels = turn
+    shared.reset()
+    rng = np.random.default_rng(5)
+    taken = 0
+    for _ in range(3):
+        while not shared.over:
+            action = int(rng.choice(shared.legal_actions()))
+            if action < lifts and state[at.PHASE] == L.PHASE_PLAY:
+                assert state[at.KEPT] == 1, "every legal lift was tried when the turn began"
+                taken += 1
+            assert kept.step(state, action, game.params) == 0
+            shared.step(action)
+            position = np.zeros(L.STATE_SIZE, dtype=np.int32)
+            kept.canonical_state(state, position)
+            assert (position == shared.state).all()
+        kept.new_game(game.params, 0, state)
+        shared.reset()
+    assert taken > 50
+
+
+def test_a_state_carried_in_from_the_shared_layout_keeps_nothing_yet():
+    """A position put into the layout that keeps results (a search's root) has none kept:
+    its first move is played afresh."""
+    game = Game("ncho", first_player="player_0")
+    game.step(int(game.legal_actions()[0]))
+    kept = specialised(game.params, keep=True)
+    state = np.full(kept.layout.STATE_SIZE, 1, dtype=np.int32)  # stale slots everywhere
+    kept.own_state(game.state, state)
+    assert state[kept.layout.KEPT] == 0
+    shared = game.copy()
+    shared.kernels = turn
+    action = int(game.legal_actions()[-1])
+    kept.step(state, action, game.params)
+    shared.step(action)
+    position = np.zeros(L.STATE_SIZE, dtype=np.int32)
+    kept.canonical_state(state, position)
+    assert (position == shared.state).all()

@@ -59,7 +59,12 @@ PIECE_AS = PIECE_ACTS + MAX_PIECES  # PIECE_AS + i: the kind a Chieftain is this
 PIECE_FLOCK_FROM = PIECE_AS + MAX_PIECES  # PIECE_FLOCK_FROM + i: the pit the Shepherd took it from
 MOVE = PIECE_FLOCK_FROM + MAX_PIECES  # MOVE + MOVE_*: a move of pieces under way (`engine.pieces`)
 MOVE_SLOTS = 12
-STATE_SIZE = MOVE + MOVE_SLOTS
+# A relay rule set's own layout only: the result of each lift, tried when the turn began, kept
+# for `turn.step` (`turn.legal_actions`): KEPT is 1 while they are the current turn's, then a
+# record a lift: its `make_move` flags and the KEPT slots of the state after it.
+KEPT = MOVE + MOVE_SLOTS
+KEPT_SLOTS = 0  # none in the shared layout
+STATE_SIZE = KEPT + KEPT_SLOTS
 
 
 # Why a game ended (state[END_REASON]).
@@ -162,7 +167,8 @@ assert P_USED <= PARAMS_SIZE, f"the parameters need {P_USED} slots; PARAMS_SIZE 
 
 # The state's blocks in order, with their sizes: a number, or what sizes the block in a rule
 # set's own layout (`state_layout`): "pits" (its board's 2N pits), "actions" (its action
-# space), "pieces" and "move" (room for special pieces, none in a game without them).
+# space), "pieces" and "move" (room for special pieces, none in a game without them), "kept"
+# (a relay rule set's lifts' results).
 STATE_BLOCKS = (
     ("PITS", "pits"),
     ("STORE", 2),
@@ -200,6 +206,7 @@ STATE_BLOCKS = (
     ("PIECE_AS", "pieces"),
     ("PIECE_FLOCK_FROM", "pieces"),
     ("MOVE", "move"),
+    ("KEPT", "kept"),
 )
 # The sizes `state_layout` sets for a rule set, and the names they go by in the kernels.
 LAYOUT_SIZES = {
@@ -207,33 +214,45 @@ LAYOUT_SIZES = {
     "actions": "MAX_ACTIONS",
     "pieces": "MAX_PIECES",
     "move": "MOVE_SLOTS",
+    "kept": "KEPT_SLOTS",
 }
 
 
-def state_layout(pits: int, actions: int, pieces: bool) -> dict[str, int]:
+def state_layout(pits: int, actions: int, pieces: bool, kept: int = 0) -> dict[str, int]:
     """The state blocks laid out for a board of `pits` pits and `actions` actions, with room
-    for special pieces only when `pieces`: each block's offset, `STATE_SIZE` and the sizes
-    (`LAYOUT_SIZES`). The state's constants are this layout for the largest of everything."""
+    for special pieces only when `pieces` and for the results of `kept` lifts: each block's
+    offset, `STATE_SIZE` and the sizes (`LAYOUT_SIZES`). The state's constants are the shared
+    layout: the largest of everything, and nothing kept."""
     sizes = {
         "pits": pits,
         "actions": actions,
         "pieces": MAX_PIECES if pieces else 0,
         "move": MOVE_SLOTS if pieces else 0,
+        "kept": 0,
     }
-    offsets = {LAYOUT_SIZES[kind]: size for kind, size in sizes.items()}
+    offsets = {}
     offset = 0
     for name, size in STATE_BLOCKS:
+        if name == "KEPT" and kept:  # the flag, then a record (flags, state) a lift
+            sizes["kept"] = 1 + kept * (1 + offset)
         offsets[name] = offset
         offset += size if isinstance(size, int) else sizes[size]
+    offsets.update({LAYOUT_SIZES[kind]: size for kind, size in sizes.items()})
     offsets["STATE_SIZE"] = offset
     return offsets
 
 
-def own_layout(params: Sequence[int]) -> dict[str, int]:
+def own_layout(params: Sequence[int], keep: bool = False) -> dict[str, int]:
     """The state layout of the rule set whose parameter vector is `params`: its board, its
-    action space, and room for special pieces only in a game of them (see `state_layout`)."""
+    action space, room for special pieces only in a game of them, and with `keep`, for a relay
+    rule set, which plays every lift out when a turn begins, room to keep their results (see
+    `state_layout`)."""
+    relays = keep and int(params[P_CONTINUE]) != CONTINUE_NEVER
     return state_layout(
-        2 * int(params[P_HOUSES]), int(params[P_N_ACTIONS]), int(params[P_PIECE_GAME]) == 1
+        2 * int(params[P_HOUSES]),
+        int(params[P_N_ACTIONS]),
+        int(params[P_PIECE_GAME]) == 1,
+        int(params[P_LIFT_ACTIONS]) if relays else 0,
     )
 
 

@@ -20,12 +20,12 @@ written atomically; the folder may be deleted at any time.
 
 What is derived: this package's kernel modules (`ENGINE`) as one module, then each of the
 `modules` asked for (for example `mancala_env.batch`) as a module of its own, each with its
-``@njit`` functions and its literal top-level constants. A kernel derived before (the engine's
-`step`, the opponents' random move) is imported from its derived module, so every derived
-caller calls the rule set's own copy and a rule set's engine is compiled once for all its
-loops; every other name its code uses is imported from where it was written. The functions
-take the same arguments as the originals (``params`` included, for the reads that stay) and
-must only ever be given the parameters they were derived from.
+``@njit`` functions and its top-level integer constants (folded). A kernel derived before
+(the engine's `step`, the opponents' random move) is imported from its derived module, so
+every derived caller calls the rule set's own copy and a rule set's engine is compiled once
+for all its loops; every other name its code uses is imported from where it was written.
+The functions take the same arguments as the originals (``params`` included, for the reads
+that stay) and must only ever be given the parameters they were derived from.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ _LAYOUT_INTS = {
     if name.isupper() and isinstance(value, int) and not isinstance(value, bool)
 }
 MAX_PASSES = 10  # folding passes a function gets (the engine's need three)
-_loaded: dict[tuple[tuple[int, ...], tuple[str, ...]], SimpleNamespace] = {}
+_loaded: dict[tuple[tuple[int, ...], tuple[str, ...], bool], SimpleNamespace] = {}
 _modules: dict[str, ModuleType] = {}  # by name: what it is made of, the modules it calls too
 
 
@@ -89,18 +89,23 @@ def cache_folder() -> Path:
     return folder
 
 
-def specialised(params: np.ndarray, modules: tuple[str, ...] = ()) -> SimpleNamespace:
+def specialised(
+    params: np.ndarray, modules: tuple[str, ...] = (), keep: bool = False
+) -> SimpleNamespace:
     """The kernels derived for the rule set whose parameter vector is `params`, loaded once a
     process: the engine's, then those of each of `modules` (dotted names; a module's kernels
     call the derived kernels of the engine and of the modules before it). Kernels of one name
-    in two of them are refused: the namespace returned holds them all."""
+    in two of them are refused: the namespace returned holds them all, and the state's layout
+    (`layout`). With `keep`, a relay rule set's state keeps the results of the lifts tried when
+    a turn begins (`layout.KEPT`), for loops that step one state at a time."""
     values = tuple(int(v) for v in params)
-    if (values, modules) in _loaded:
-        return _loaded[values, modules]
+    if (values, modules, keep) in _loaded:
+        return _loaded[values, modules, keep]
+    own = layout.own_layout(values, keep)
     made: dict[int, tuple[str, str]] = {}  # a written kernel's id -> (derived module, name)
     kernels: dict[str, Any] = {}
     for group in (ENGINE, *((name,) for name in modules if name not in ENGINE)):
-        module = _derived_module(values, group, made)
+        module = _derived_module(values, own, group, made)
         for name in group:
             written = vars(importlib.import_module(name))
             for kernel in _kernel_names(inspect.getsource(sys.modules[name])):
@@ -112,24 +117,28 @@ def specialised(params: np.ndarray, modules: tuple[str, ...] = ()) -> SimpleName
                 kernels[kernel] = getattr(module, kernel)
         if group == ENGINE:
             kernels.update({name: getattr(module, name) for name in CONVERSIONS})
-    kernels["layout"] = SimpleNamespace(**layout.own_layout(values))
-    _loaded[values, modules] = SimpleNamespace(**kernels)
-    return _loaded[values, modules]
+    kernels["layout"] = SimpleNamespace(**own)
+    _loaded[values, modules, keep] = SimpleNamespace(**kernels)
+    return _loaded[values, modules, keep]
 
 
 def _derived_module(
-    values: tuple[int, ...], names: tuple[str, ...], made: dict[int, tuple[str, str]]
+    values: tuple[int, ...],
+    own: dict[str, int],
+    names: tuple[str, ...],
+    made: dict[int, tuple[str, str]],
 ) -> ModuleType:
-    """The module derived from the modules `names` for `values`, written and imported once;
-    its calls to the kernels in `made` go to their derived copies."""
+    """The module derived from the modules `names` for `values` on the state layout `own`,
+    written and imported once; its calls to the kernels in `made` go to their derived copies."""
     sources = [inspect.getsource(importlib.import_module(name)) for name in names]
     callees = sorted({module for module, _ in made.values()})
-    module_name = derived_name(values, names, [*sources, sources_digest(), *callees])
+    laid_out = repr(sorted(own.items()))
+    module_name = derived_name(values, names, [*sources, sources_digest(), laid_out, *callees])
     if module_name in _modules:
         return _modules[module_name]
     path = cache_folder() / "kernels" / f"{module_name}.py"
     if not path.exists():
-        _write_atomically(path, derive(values, names, sources, made))
+        _write_atomically(path, derive(values, names, sources, made, own))
     spec = importlib.util.spec_from_file_location(f"{PACKAGE}.{module_name}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -167,21 +176,27 @@ def derive(
     names: tuple[str, ...],
     sources: list[str],
     made: dict[int, tuple[str, str]] | None = None,
+    own: dict[str, int] | None = None,
 ) -> str:
-    """The source of the derived module: the kernels and literal constants of the modules
-    `names` (with their `sources`), their ``params`` reads replaced by `values`. A kernel
-    already derived (`made`: its id -> its derived module and name) is imported from its
-    derived module; every other name a kernel uses from the module it was written in."""
-    own = layout.own_layout(values)
+    """The source of the derived module: the kernels and constants of the modules `names`
+    (with their `sources`), their ``params`` reads replaced by `values`, on the state layout
+    `own` (by default `layout.own_layout(values)`). A kernel already derived (`made`: its id
+    -> its derived module and name) is imported from its derived module; every other name a
+    kernel uses from the module it was written in."""
+    own = own if own is not None else layout.own_layout(values)
     constants = {**_LAYOUT_INTS, **own}
     kept: list[tuple[str, ast.stmt]] = []
     for name, source in zip(names, sources, strict=True):
         for node in ast.parse(source).body:
-            if isinstance(node, ast.Assign) and _literal(node.value) is not None:
-                kept.append((name, node))
+            value = (
+                _Fold(values, constants).visit(node.value) if isinstance(node, ast.Assign) else None
+            )
+            if isinstance(value, ast.expr) and _literal(value) is not None:
+                # a literal, or arithmetic of the layout's and the module's constants before it
+                kept.append((name, ast.Assign(node.targets, value, lineno=node.lineno)))
                 for target in node.targets:
                     if isinstance(target, ast.Name):
-                        constants[target.id] = _literal(node.value)
+                        constants[target.id] = _literal(value)
             elif isinstance(node, ast.FunctionDef) and _is_kernel(node):
                 kept.append((name, node))
     kernels = [node.name for _, node in kept if isinstance(node, ast.FunctionDef)]
@@ -234,22 +249,29 @@ def _conversions(own: dict[str, int]) -> list[ast.stmt]:
     """The kernels (`CONVERSIONS`) that carry a state between the layout of the shared
     kernels, which `Game`, snapshots and every reader in Python use, and the rule set's own
     (`layout.own_layout`), and the engine's entry points on states in the shared layout."""
-    copies, fills = [], []
+    copies: list[tuple[int, int, int]] = []  # (own offset, shared offset, slots)
+    fills: list[tuple[int, int, int]] = []  # (shared offset, slots, value): not in the own
+    kept: list[tuple[int, int]] = []  # (own offset, slots): not in the shared (results kept)
     for name, size in layout.STATE_BLOCKS:
         length = size if isinstance(size, int) else own[layout.LAYOUT_SIZES[size]]
         room = size if isinstance(size, int) else _LAYOUT_INTS[layout.LAYOUT_SIZES[size]]
         start, at = own[name], _LAYOUT_INTS[name]
+        if room > length:
+            fills.append((at + length, room - length, layout.NO_OWNER if name == "OWNER" else 0))
+        elif length > room:
+            kept.append((start + room, length - room))
+        both = min(length, room)
         if (
             copies
             and copies[-1][0] + copies[-1][2] == start
             and copies[-1][1] + copies[-1][2] == at
         ):
-            copies[-1] = (copies[-1][0], copies[-1][1], copies[-1][2] + length)
-        elif length:
-            copies.append((start, at, length))
-        if room > length:
-            fills.append((at + length, room - length, layout.NO_OWNER if name == "OWNER" else 0))
+            copies[-1] = (copies[-1][0], copies[-1][1], copies[-1][2] + both)
+        elif both:
+            copies.append((start, at, both))
     own_state = "".join(
+        f"    for i in range({n}):\n        state[{a} + i] = 0\n" for a, n in kept
+    ) + "".join(
         f"    for i in range({n}):\n        state[{a} + i] = canonical[{b} + i]\n"
         for a, b, n in copies
     )

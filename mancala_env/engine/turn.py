@@ -29,6 +29,8 @@ from .layout import (
     FEED_NONE,
     FEED_PENALTY,
     FEED_POSSIBLE,
+    KEPT,
+    KEPT_SLOTS,
     LAST_ACTION,
     LAST_CAPTURER,
     LAST_PIT,
@@ -70,7 +72,6 @@ from .layout import (
     ROUND_STARTER,
     SETTING_OUT_NONE,
     STALL_PLIES,
-    STATE_SIZE,
     STORE,
     TO_MOVE,
     TURNS,
@@ -80,20 +81,47 @@ from .layout import (
 from .moves import lifted_pit, make_move, rule_candidates
 from .pieces import pieces_follow, start_pieces
 from .rounds import close_round
-from .scratch import copy_into, stack_array
+from .scratch import stack_array
 from .setting_out import start_setting_out
 from .sowing import ENDLESS
 
 ILLEGAL = -1  # returned by `step` for an action the mask forbids, or a finished game
 
 
+RECORD_SLOTS = KEPT + 1  # a move tried: its flags, then the state after it (see layout.KEPT)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _record(state, action):
+    """Where the result of the lift `action`, tried when the turn began, is kept."""
+    start = KEPT + 1 + action * RECORD_SLOTS
+    return state[start : start + RECORD_SLOTS]
+
+
 @njit(cache=True, _nrt=False)
-def _outcome(state, action, mover, params, scratch):
-    """Play `action` on a copy: -1 if it never ends, else 1 when the opponent then has seeds."""
-    copy_into(scratch, state)
-    if make_move(scratch, action, mover, params) == ENDLESS:
+def _outcome(state, action, mover, params, record):
+    """Play `action` on a copy, written into `record` (`make_move`'s flags, then the state
+    after it): -1 if it never ends, else 1 when the opponent then has seeds."""
+    after = record[1:]
+    for i in range(KEPT):
+        after[i] = state[i]
+    record[0] = make_move(after, action, mover, params)
+    if record[0] == ENDLESS:
         return -1
-    return 1 if row_seeds(scratch, 1 - mover, params) > 0 else 0
+    return 1 if row_seeds(after, 1 - mover, params) > 0 else 0
+
+
+@njit(cache=True, _nrt=False)
+def _play_kept(state, action):
+    """Play the lift `action` by taking its kept result; return its flags. The legal actions,
+    which were being worked out when it was tried (`make_move` neither reads nor writes
+    them), stay the state's."""
+    record = _record(state, action)
+    for i in range(KEPT):
+        if i != FEED_POSSIBLE and not LEGAL <= i < LEGAL + MAX_ACTIONS:
+            state[i] = record[1 + i]
+    state[KEPT] = 0
+    return record[0]
 
 
 @njit(cache=True, _nrt=False)
@@ -106,14 +134,19 @@ def legal_actions(state, params, out):
     rule_candidates(state, mover, params, out)
     feeding = params[P_FEEDING]
     opponent_empty = row_seeds(state, 1 - mover, params) == 0
+    keep = KEPT_SLOTS > 0  # a relay rule set's own layout keeps the lifts' results
+    if keep:
+        state[KEPT] = 0
     if params[P_CONTINUE] == CONTINUE_NEVER and not (opponent_empty and feeding != FEED_NONE):
         return 0  # single laps always end, and no feeding to check: no move need be tried
-    scratch = stack_array(STATE_SIZE)
+    scratch = stack_array(RECORD_SLOTS)
+    lifts = params[P_LIFT_ACTIONS]
     feeds = 0
     for action in range(params[P_N_ACTIONS]):
         if out[action] == 0:
             continue
-        result = _outcome(state, action, mover, params, scratch)
+        record = _record(state, action) if keep and action < lifts else scratch
+        result = _outcome(state, action, mover, params, record)
         if result < 0:
             out[action] = 0
         elif result == 1:
@@ -124,13 +157,16 @@ def legal_actions(state, params, out):
         # The feeding obligation outranks the rule against lifting single seeds.
         for house in range(params[P_LIFT_ACTIONS]):
             pit = house_pit(mover, house, params)
+            record = _record(state, house) if keep else scratch
             if (
                 state[OWNER + pit] == mover
                 and state[pit] > 0
-                and _outcome(state, house, mover, params, scratch) == 1
+                and _outcome(state, house, mover, params, record) == 1
             ):
                 out[house] = 1
                 feeds = 1
+    if keep:
+        state[KEPT] = 1  # every legal lift has been tried
     return feeds
 
 
@@ -327,7 +363,10 @@ def step(state, action, params):
     could_feed = state[FEED_POSSIBLE] == 1
     seeds_before = board_seeds(state, params)
     decision = state[PHASE] != PHASE_PLAY  # a setting-out step, or a decision within a move
-    flags = make_move(state, action, mover, params)
+    if KEPT_SLOTS > 0 and state[KEPT] == 1 and action < params[P_LIFT_ACTIONS]:
+        flags = _play_kept(state, action)
+    else:
+        flags = make_move(state, action, mover, params)
     state[MOVE_NUMBER] += 1
     state[LAST_ACTION] = action
     if not decision:  # a decision is no turn, and no ply towards the stall limit
