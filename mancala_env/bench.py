@@ -46,6 +46,8 @@ from .kernels import rule_set_kernels
 from .opponents import random_actions, random_legal_action
 from .variants import VARIANTS, get_variant
 
+CACHE_LINE = 64  # bytes: two threads writing to one line slow each other down
+
 
 @njit(cache=True, _nrt=False)
 def _random_moves(state, params, n_moves):
@@ -61,10 +63,12 @@ def _random_moves(state, params, n_moves):
 
 
 @njit(cache=True, parallel=True)
-def _random_moves_parallel(states, params, n_moves, games):
-    for i in prange(states.shape[0]):
+def _random_moves_parallel(states, spread, params, n_moves, games):
+    """`_random_moves` on rows 0, `spread`, 2 * `spread`, ... of `states`, one a thread: the
+    rows between keep the threads' states off each other's cache lines."""
+    for i in prange(games.shape[0]):
         np.random.seed(i)
-        games[i] = _random_moves(states[i], params, n_moves)
+        games[i] = _random_moves(states[i * spread], params, n_moves)
 
 
 def _timed(run: Callable[[], tuple[int, int]], seconds: float) -> tuple[int, int, float]:
@@ -91,11 +95,12 @@ def _engine(name: str, threads: int, shared: bool = False) -> Callable[[], tuple
         state = game.state.copy() if shared else own
         play = _random_moves if shared else kernels._random_moves
         return lambda: (chunk, play(state, game.params, chunk))
-    states = np.stack([own] * threads)
+    spread = 1 + -(-CACHE_LINE * 2 // own.nbytes)  # rows apart, at least two lines between
+    states = np.stack([own] * (threads * spread))
     games = np.zeros(threads, dtype=np.int64)
 
     def run() -> tuple[int, int]:
-        kernels._random_moves_parallel(states, game.params, chunk, games)
+        kernels._random_moves_parallel(states, spread, game.params, chunk, games)
         return chunk * threads, int(games.sum())
 
     return run
