@@ -36,7 +36,7 @@ def engine_kernels(variant: Variant, params: np.ndarray) -> ModuleType | SimpleN
     shared kernels (`engine.turn`), one compiled copy for every rule set and option. Says so on
     stderr when they have to compile."""
     if np.array_equal(params, variant.params(variant.options())):
-        own = specialised(params)
+        own = specialised(params, keep=True)  # the engine MCTS's simulations run
         kernels: ModuleType | SimpleNamespace = SimpleNamespace(
             new_game=own.canonical_new_game,
             step=own.canonical_step,

@@ -251,7 +251,8 @@ def _conversions(own: dict[str, int]) -> list[ast.stmt]:
     (`layout.own_layout`), and the engine's entry points on states in the shared layout."""
     copies: list[tuple[int, int, int]] = []  # (own offset, shared offset, slots)
     fills: list[tuple[int, int, int]] = []  # (shared offset, slots, value): not in the own
-    kept: list[tuple[int, int]] = []  # (own offset, slots): not in the shared (results kept)
+    kept: list[tuple[int, int]] = []  # (own offset, slots) not in the shared: results kept,
+    # of which the first slot says whether they are the current turn's (none yet)
     for name, size in layout.STATE_BLOCKS:
         length = size if isinstance(size, int) else own[layout.LAYOUT_SIZES[size]]
         room = size if isinstance(size, int) else _LAYOUT_INTS[layout.LAYOUT_SIZES[size]]
@@ -269,9 +270,7 @@ def _conversions(own: dict[str, int]) -> list[ast.stmt]:
             copies[-1] = (copies[-1][0], copies[-1][1], copies[-1][2] + both)
         elif both:
             copies.append((start, at, both))
-    own_state = "".join(
-        f"    for i in range({n}):\n        state[{a} + i] = 0\n" for a, n in kept
-    ) + "".join(
+    own_state = "".join(f"    state[{a}] = 0\n" for a, _ in kept) + "".join(
         f"    for i in range({n}):\n        state[{a} + i] = canonical[{b} + i]\n"
         for a, b, n in copies
     )
