@@ -226,13 +226,20 @@ class BatchedGames:
         return state
 
     def set_position(self, i: int, game: Game) -> None:
-        """Put the position of `game` (a `Game` of this batch's rule set and options, set up by
-        play or by `Game.restore`) into row `i`, with its observation and mask."""
+        """Put the position of `game` (a `Game` of this batch's rule set and options, in play,
+        set up by play or by `Game.restore`) into row `i`, with its observation and mask."""
         if not isinstance(game, Game) or not np.array_equal(game.params, self.params):
             raise ValueError(
                 f"set_position takes a Game of {self.variant.name} under the batch's options "
                 f"({self.options}), got {game!r}"
             )
+        if game.state.shape != (L.STATE_SIZE,) or game.state.dtype != np.int32:
+            raise ValueError(
+                f"the game's state must be int32 of shape ({L.STATE_SIZE},), as a Game sets "
+                f"it; got shape {game.state.shape} of {game.state.dtype}"
+            )
+        if game.over:
+            raise ValueError("set_position takes a game in play (a batch's rows always are)")
         i = self._row(i)
         self.kernels.own_state(game.state, self.states[i])
         self.kernels.write_view(

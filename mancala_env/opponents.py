@@ -125,6 +125,13 @@ def opponent_actions(
     if kind == "random":
         return random_actions(masks, rng)
     if kind == "greedy":
+        width = L.STATE_SIZE if kernels is None else kernels.layout.STATE_SIZE
+        if states.ndim != 2 or states.shape[1] != width:
+            raise ValueError(
+                f"the greedy opponent got states of {states.shape[-1]} slots; these kernels "
+                f"read {width} (a Game's states: {L.STATE_SIZE}, with no kernels; a batch's "
+                "rows: with the batch's kernels)"
+            )
         out = np.empty(len(states), dtype=np.int64)
         greedy = greedy_actions if kernels is None else kernels.greedy_actions
         greedy(states, params, rng.random(masks.shape), out)

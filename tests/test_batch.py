@@ -251,3 +251,12 @@ def test_set_position_takes_a_game_of_the_batchs_rules_only():
         batch.set_position(2, Game("oware"))
     with pytest.raises(ValueError, match=r"a game's row is an integer 0..1, got -1"):
         batch.position(-1)
+    over = Game("oware", first_player="player_0")
+    while not over.over:
+        over.step(over.legal_actions()[0])
+    with pytest.raises(ValueError, match="a game in play"):
+        batch.set_position(0, over)
+    short = Game("oware")
+    short.state = short.state[:50]
+    with pytest.raises(ValueError, match=r"int32 of shape \(297,\)"):
+        batch.set_position(0, short)

@@ -53,7 +53,9 @@ def test_opponents_play_only_legal_moves(kind):
     batch.reset()
     rng = np.random.default_rng(2)
     for _ in range(200):
-        actions = opponent_actions(kind, batch.states, batch.params, batch.masks, rng)
+        actions = opponent_actions(
+            kind, batch.states, batch.params, batch.masks, rng, batch.kernels
+        )
         assert batch.masks[np.arange(64), actions].all()
         batch.step(actions)
 
@@ -61,3 +63,17 @@ def test_opponents_play_only_legal_moves(kind):
 def test_unknown_opponent_is_named():
     with pytest.raises(ValueError, match="built-in opponents: random, greedy"):
         opponent_actions("minimax", np.zeros((1, 1)), np.zeros(1), np.zeros((1, 1)), None)
+
+
+def test_opponents_refuse_states_of_another_layout():
+    """A batch's rows are in its rule set's own layout: the greedy opponent plays them with the
+    batch's kernels, and refuses them without (the shared kernels read the shared layout)."""
+    batch = BatchedGames("ayoyayo", 4, seed=2)
+    batch.reset()
+    rng = np.random.default_rng(2)
+    with pytest.raises(ValueError, match=r"states of 93 slots.*297"):
+        opponent_actions("greedy", batch.states, batch.params, batch.masks, rng)
+    game_states = np.stack([batch.position(i) for i in range(4)])
+    with pytest.raises(ValueError, match=r"states of 297 slots.*93"):
+        opponent_actions("greedy", game_states, batch.params, batch.masks, rng, batch.kernels)
+    assert (opponent_actions("greedy", game_states, batch.params, batch.masks, rng) >= 0).all()
