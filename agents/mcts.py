@@ -337,7 +337,9 @@ class MCTSAgent(SearchAgent):
         """One simulation of each kind on a throwaway tree."""
         kernels = _uct_kernels(game)
         tree = _Tree(game.n_actions, kernels.layout.STATE_SIZE)
-        kernels.run_uct(_own_root(game), game.params, *tree.arrays(), 1.0, 0.5, 1, *tree.walk)
+        kernels.run_uct(
+            _own_root(kernels, game), game.params, *tree.arrays(), 1.0, 0.5, 1, *tree.walk
+        )
         tree = _Tree(game.n_actions, L.STATE_SIZE)
         ints, floats, meta = tree.arrays()
         leaf, path, movers, scratch = tree.walk
@@ -360,7 +362,8 @@ class MCTSAgent(SearchAgent):
 
     def _search_uct(self, game: Game, tree: _Tree, budget: int, deadline: float | None) -> None:
         chunk = 256 if deadline is not None else budget
-        kernels, root = _uct_kernels(game), _own_root(game)
+        kernels = _uct_kernels(game)
+        root = _own_root(kernels, game)
         while self.last_simulations < budget and not tree.solved():
             tree.make_room()
             began = time.perf_counter()
@@ -439,9 +442,9 @@ def _uct_kernels(game: Game) -> SimpleNamespace:
     return rule_set_kernels(game.variant, game.params, ("run_uct",), (__name__,), keep=True)
 
 
-def _own_root(game: Game) -> np.ndarray:
-    """`game`'s position in its rule set's own layout, which the derived kernels play on."""
-    kernels = _uct_kernels(game)
+def _own_root(kernels: SimpleNamespace, game: Game) -> np.ndarray:
+    """`game`'s position in the layout of its rule set's derived `kernels`, which they play
+    on."""
     root = np.zeros(kernels.layout.STATE_SIZE, dtype=np.int32)
     kernels.own_state(game.state, root)
     return root

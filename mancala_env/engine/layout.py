@@ -242,6 +242,14 @@ def state_layout(pits: int, actions: int, pieces: bool, kept: int = 0) -> dict[s
     return offsets
 
 
+def block_sizes(offsets: dict[str, int]) -> dict[str, int]:
+    """The size of each block of `STATE_BLOCKS` in the layout `offsets` (`state_layout`'s)."""
+    return {
+        name: size if isinstance(size, int) else offsets[LAYOUT_SIZES[size]]
+        for name, size in STATE_BLOCKS
+    }
+
+
 def own_layout(params: Sequence[int], keep: bool = False) -> dict[str, int]:
     """The state layout of the rule set whose parameter vector is `params`: its board, its
     action space, room for special pieces only in a game of them, and with `keep`, for a relay

@@ -253,10 +253,9 @@ def _conversions(own: dict[str, int]) -> list[ast.stmt]:
     fills: list[tuple[int, int, int]] = []  # (shared offset, slots, value): not in the own
     kept: list[tuple[int, int]] = []  # (own offset, slots) not in the shared: results kept,
     # of which the first slot says whether they are the current turn's (none yet)
-    for name, size in layout.STATE_BLOCKS:
-        length = size if isinstance(size, int) else own[layout.LAYOUT_SIZES[size]]
-        room = size if isinstance(size, int) else _LAYOUT_INTS[layout.LAYOUT_SIZES[size]]
-        start, at = own[name], _LAYOUT_INTS[name]
+    lengths, rooms = layout.block_sizes(own), layout.block_sizes(_LAYOUT_INTS)
+    for name, length in lengths.items():
+        room, start, at = rooms[name], own[name], _LAYOUT_INTS[name]
         if room > length:
             fills.append((at + length, room - length, layout.NO_OWNER if name == "OWNER" else 0))
         elif length > room:
