@@ -150,6 +150,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     color = wants_color(args.color)
     print(f"{game.variant.title}, random play, seed {seed}")
     print(render_ansi(game.snapshot(), color=color))
+    shown = game.move_number  # the move after which the last board printed was
     while not game.over and game.move_number < args.max_moves:
         player = game.to_move
         action = int(rng.choice(game.legal_actions()))
@@ -158,8 +159,17 @@ def cmd_show(args: argparse.Namespace) -> int:
         last = game.over or game.move_number >= args.max_moves
         if last or (not args.summary and game.move_number % args.every == 0):
             print()
-            print(move)
+            # A board after moves not shown is headed by its own move, named as such, so that it
+            # does not read as the move after the board before it.
+            if game.move_number - shown > 1:
+                print(
+                    f"moves {shown + 1} to {game.move_number - 1} not shown; "
+                    f"move {game.move_number}: {move}"
+                )
+            else:
+                print(move)
             print(render_ansi(game.snapshot(), color=color))
+            shown = game.move_number
     print()
     if game.over:
         print(describe_result(game))

@@ -153,9 +153,18 @@ def test_show_summary_prints_the_start_the_end_and_the_result(capsys):
     boards = [line for line in summary.splitlines() if line.startswith("oware  move ")]
     assert len(boards) == 2 and boards[0].startswith("oware  move 0")
     assert summary.splitlines()[-1] == full.splitlines()[-1]
-    final = full.split("\n\n")[-2]  # the last board and its move, as the full listing shows it
-    assert final in summary
+    move, board = full.split("\n\n")[-2].split("\n", 1)  # the last move and its board
+    last = int(board.split()[2])
+    # the end board is headed by its own move, named as the last, not read as the first move
+    assert f"moves 1 to {last - 1} not shown; move {last}: {move}\n{board}" in summary
     assert len(summary.splitlines()) < len(full.splitlines()) / 10
+
+
+def test_show_every_n_moves_names_the_move_before_each_board(capsys):
+    every = run(capsys, "show", "oware", "--seed", "7", "--no-color", "--every", "10")[1]
+    headings = [line for line in every.splitlines() if "not shown" in line]
+    assert headings[0].startswith("moves 1 to 9 not shown; move 10: player_")
+    assert headings[1].startswith("moves 11 to 19 not shown; move 20: player_")
 
 
 def test_show_every_n_moves(capsys):
