@@ -56,13 +56,16 @@ DEFAULT_AGENTS = ("random", "greedy", "alphabeta:depth=2", "mcts:simulations=200
 
 # ---- option parsing and description -----------------------------------------------------------
 def parse_option(text: str) -> tuple[str, Any]:
-    """``KEY=VALUE`` -> (key, value); the value becomes an int, True, False or stays a string."""
+    """``KEY=VALUE`` -> (key, value); the value becomes an int, True, False, None (``none``,
+    as in ``relay_limit=none``) or stays a string."""
     key, sep, raw = text.partition("=")
     if not sep or not key:
         raise ValueError(f"option {text!r} is not of the form KEY=VALUE")
     lowered = raw.lower()
     if lowered in ("true", "false"):
         return key, lowered == "true"
+    if lowered == "none":
+        return key, None
     try:
         return key, int(raw)
     except ValueError:

@@ -235,8 +235,9 @@ def test_show_bad_input_exits_2_with_the_allowed_values(capsys, argv, expected):
 
 
 def test_parse_option_types():
-    """Option values become integers, booleans or strings."""
+    """Option values become integers, booleans, None or strings."""
     assert parse_option("stall_limit=40") == ("stall_limit", 40)
+    assert parse_option("relay_limit=None") == ("relay_limit", None)
     assert parse_option("singles_rule=False") == ("singles_rule", False)
     assert parse_option("sow_into_stores=true") == ("sow_into_stores", True)
     assert parse_option("odu=either") == ("odu", "either")

@@ -161,7 +161,9 @@ P_PIECE_SETTING_OUT = P_PIECE_RULES + 1  # PIECE_SETTING_OUT_*: how the pieces a
 P_PIECE_GAME = P_PIECE_SETTING_OUT + 1  # 1: a game of special pieces (moves in `engine.pieces`)
 P_PIECE_UNSOWN = P_PIECE_GAME + 1  # PIECE_UNSOWN_*: whose powers hold without being sown (calm)
 P_HOUSES = P_PIECE_UNSOWN + 1  # houses a player: the board has twice as many pits
-P_USED = P_HOUSES + 1  # the slots the rule sets use so far
+# laps after which a relay still going on counts as endless (0: none, the repeat alone decides)
+P_RELAY_LIMIT = P_HOUSES + 1
+P_USED = P_RELAY_LIMIT + 1  # the slots the rule sets use so far
 PARAMS_SIZE = 80  # room for the parameters of rule sets still to come
 assert P_USED <= PARAMS_SIZE, f"the parameters need {P_USED} slots; PARAMS_SIZE is {PARAMS_SIZE}"
 

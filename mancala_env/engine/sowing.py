@@ -9,9 +9,12 @@ Closed pits are passed over. A relay's last seed in a pregnant (uur) pit ends th
 lifts the pit like any other, as P_UUR_RELAY says (Layli Goobalay).
 
 A relay is endless exactly when it comes back to a board and starting pit it has been at before:
-the next lap depends on nothing else. `sow_relay` finds such a repeat with Brent's cycle finding,
-so a relay of any length that ends is played to its end, and one that never ends is known as
-such after at most a few times its cycle's length in laps.
+the next lap depends on nothing else. `relay` finds such a repeat with Brent's cycle finding,
+and one that never ends is known as such after at most a few times its cycle's length in laps.
+Some endless relays take millions of laps to repeat, so a rule set may also bound a relay
+(P_RELAY_LIMIT, the option `relay_limit`): one still going on after that many laps counts as
+endless. The bound is chosen far above the longest relay that ends (`docs/relays.md`, measured
+by `benchmarks/relay_lengths.py`); without it (0), the repeat alone decides.
 """
 
 from .board import board_seeds, take
@@ -34,6 +37,7 @@ from .layout import (
     P_END_BOARD_AT_MOST,
     P_FOUR_ON_THE_WAY,
     P_HOUSES,
+    P_RELAY_LIMIT,
     P_REMAINDER,
     P_SKIP_ORIGIN,
     P_SOW_INTO_STORE,
@@ -188,18 +192,30 @@ def _same_lap(state, last, seen):
 def sow_relay(state, origin, hand, mover, params, rule):
     """Sow `hand` seeds after the lifted pit `origin`, relaying by the rule `rule` (CONTINUE_*,
     see `relay_goes_on`). Returns the last position, or ENDLESS for a relay that circles for
-    ever (the caller treats such a move as illegal).
+    ever or outlasts the rule set's bound (the caller treats such a move as illegal)."""
+    last, _, _ = relay(state, origin, hand, mover, params, rule, params[P_RELAY_LIMIT])
+    return last
+
+
+@njit(cache=True, _nrt=False)
+def relay(state, origin, hand, mover, params, rule, limit):
+    """`sow_relay` with the bound `limit` (laps; 0: none). Returns the last position or
+    ENDLESS, the laps sown, and 1 when a repeat of board and starting pit was found (else 0:
+    the relay ended, or reached `limit` laps still going on).
 
     The laps after the first are a function of (board, starting pit): Brent's cycle finding
     keeps one saved pair, renewed at laps 1, 2, 4, 8, ... and compared with every later one.
     """
     last = sow_lap(state, origin, hand, mover, origin, params)
     if not relay_goes_on(state, last, mover, params, rule):
-        return last
+        return last, 1, 0
     seen = stack_array(SEEN_SLOTS)
     power = 1
     since_saved = 0
+    laps = 1
     while True:
+        if laps == limit:
+            return ENDLESS, laps, 0
         if since_saved == power - 1:  # Brent: save the pair, then look twice as far ahead
             for pit in range(MAX_PITS):
                 seen[pit] = state[pit]
@@ -209,7 +225,8 @@ def sow_relay(state, origin, hand, mover, params, rule):
         else:
             since_saved += 1
         last = relay_lap(state, last, origin, mover, params)
+        laps += 1
         if not relay_goes_on(state, last, mover, params, rule):
-            return last
+            return last, laps, 0
         if _same_lap(state, last, seen):
-            return ENDLESS
+            return ENDLESS, laps, 1

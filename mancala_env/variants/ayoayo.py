@@ -28,7 +28,7 @@ from .base import (
     RELAY_REPEATS,
     SKIPS,
     STALL_STOP_LAST,
-    RuleOptions,
+    RelayOptions,
     Variant,
     choice,
     flag,
@@ -41,7 +41,7 @@ ENDINGS = ("no_seeds", "two_left_or_majority", "one_each_side_or_majority")
 
 
 @dataclass(frozen=True)
-class AyoayoOptions(RuleOptions):
+class AyoayoOptions(RelayOptions):
     skip_origin: str = skip_origin_field(
         "move", "Pratt: the pit played always remains empty", ("move", "lap", "none")
     )

@@ -111,10 +111,13 @@ def text(default: str, allowed: str, doc: str) -> Any:
     return field(default=default, metadata={"allowed": allowed, "doc": doc})
 
 
-def number(default: int, low: int, doc: str, why: str = "") -> Any:
+def number(default: int | None, low: int, doc: str, why: str = "", or_none: bool = False) -> Any:
     """A dataclass field holding an integer from `low` to the engine's int32 limit (`why`: the
-    reason for the lower bound, given with a refused value)."""
-    return field(default=default, metadata={"low": low, "high": INT32_MAX, "doc": doc, "why": why})
+    reason for the lower bound, given with a refused value), or None where `or_none`."""
+    return field(
+        default=default,
+        metadata={"low": low, "high": INT32_MAX, "doc": doc, "why": why, "or_none": or_none},
+    )
 
 
 @dataclass(frozen=True)
@@ -142,6 +145,8 @@ class RuleOptions:
                     f"choose one of {', '.join(map(repr, choices))}"
                 )
             low, high = f.metadata.get("low"), f.metadata.get("high")
+            if value is None and f.metadata.get("or_none"):
+                continue
             if low is not None:
                 if not is_integer(value) or not low <= value <= high:
                     why = f.metadata.get("why")
@@ -150,6 +155,27 @@ class RuleOptions:
                         + (f": {why}" if why else "")
                     )
                 object.__setattr__(self, f.name, int(value))  # a numpy integer made plain
+
+
+# The bound on a relay's laps (`engine.sowing.relay`): chosen from the lengths of relays in
+# random and search play, at least ten times the longest that ended (docs/relays.md).
+RELAY_LIMIT = None
+
+
+@dataclass(frozen=True)
+class RelayOptions(RuleOptions):
+    """Options of the rule sets that relay: a lap whose last seed falls in an occupied pit (or
+    makes an even count) is followed by another."""
+
+    relay_limit: int | None = number(
+        RELAY_LIMIT,
+        1,
+        "laps after which a relay still going on counts as endless, so its move is not legal "
+        "(None: only a relay whose board and starting pit repeat is endless, found exactly "
+        "however many laps that takes)",
+        why="a relay has at least one lap",
+        or_none=True,
+    )
 
 
 # Changes of play that several rule sets share, for their Version History.
@@ -227,6 +253,8 @@ class Variant:
         the options every rule set shares."""
         params = self.readings(options)
         params[L.P_STALL_LIMIT] = options.stall_limit
+        if isinstance(options, RelayOptions):
+            params[L.P_RELAY_LIMIT] = options.relay_limit or 0
         count = action_count(self.actions, params)
         if count > L.MAX_ACTIONS:
             raise ValueError(f"{self.name} would need {count} actions; at most {L.MAX_ACTIONS} fit")
@@ -294,7 +322,8 @@ def allowed_values(f: dataclasses.Field) -> str:
         return ", ".join(
             str(c).lower() if isinstance(c, bool) else str(c) for c in f.metadata["choices"]
         )
-    return f"integer from {f.metadata['low']} to {f.metadata['high']}"
+    bounds = f"integer from {f.metadata['low']} to {f.metadata['high']}"
+    return bounds + (", or None" if f.metadata.get("or_none") else "")
 
 
 def describe_options(options_type: type[RuleOptions]) -> list[dict[str, Any]]:

@@ -39,7 +39,7 @@ from .base import (
     SKIPS,
     STALL_STOP_LAST,
     STUCK,
-    RuleOptions,
+    RelayOptions,
     Variant,
     choice,
     match_flag,
@@ -61,7 +61,7 @@ OPENINGS = {
 
 
 @dataclass(frozen=True)
-class JerinOptions(RuleOptions):
+class JerinOptions(RelayOptions):
     opening: str = choice(
         "each_player",
         ("each_player", "first_move"),

@@ -38,7 +38,7 @@ from .base import (
     RELAY_REPEATS,
     SKIPS,
     STALL_STOP_LAST,
-    RuleOptions,
+    RelayOptions,
     Variant,
     choice,
     guessed_first_player,
@@ -52,7 +52,7 @@ MATCH_TARGET = 43  # "until one player captures 43 or more seeds"
 
 
 @dataclass(frozen=True)
-class LayliGoobalayOptions(RuleOptions):
+class LayliGoobalayOptions(RelayOptions):
     first_player: str = guessed_first_player()
     skip_origin: str = skip_origin_field("none", "the source names no such rule")
     uur_relay: str = choice(

@@ -45,7 +45,7 @@ from .base import (
     RELAY_REPEATS,
     REMAINDERS,
     STALL_STOP_LAST,
-    RuleOptions,
+    RelayOptions,
     Variant,
     choice,
     first_player_field,
@@ -58,7 +58,7 @@ FIXED_LAYOUT = (18, 17, 17)  # player_0's houses 3, 4, player_1's house 3 (house
 
 
 @dataclass(frozen=True)
-class MangalaOptions(RuleOptions):
+class MangalaOptions(RelayOptions):
     first_player: str = first_player_field(
         "random",
         "who sets out the seeds (with a fixed or random layout: who sows first); the source has "

@@ -31,7 +31,7 @@ from .base import (
     SKIPS,
     STALL_STOP_LAST,
     STUCK,
-    RuleOptions,
+    RelayOptions,
     Variant,
     choice,
     guessed_first_player,
@@ -41,7 +41,7 @@ from .base import (
 
 
 @dataclass(frozen=True)
-class ObridjieOptions(RuleOptions):
+class ObridjieOptions(RelayOptions):
     first_player: str = guessed_first_player()
     skip_origin: str = skip_origin_field("none", "the source names no such rule")
     stuck: str = choice(

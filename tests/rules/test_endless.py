@@ -300,3 +300,51 @@ def test_the_rule_sets_own_ending_wins_over_the_stall_stop_on_the_same_ply(
         "to_move": None,
         "end_reason": reason,
     }
+
+
+@pytest.mark.parametrize(
+    "variant, board, stores, mover, action, laps, after",
+    LONG_RELAYS,
+    ids=[case[0] for case in LONG_RELAYS],
+)
+def test_relay_limit_counts_a_relay_of_more_laps_as_endless(
+    variant, board, stores, mover, action, laps, after
+):
+    """Option relay_limit: the relay above of `laps` laps is legal under relay_limit=laps, and
+    played to the same end as without a bound; under relay_limit=laps - 1 it is still going on
+    when the bound is reached, so it counts as endless and the move is not legal."""
+    game = position(variant, board, stores, to_move=mover, options={"relay_limit": laps})
+    assert action in game.legal_actions()
+    game.step(action)
+    assert game.pits.tolist() == after
+    game = position(variant, board, stores, to_move=mover, options={"relay_limit": laps - 1})
+    assert action not in game.legal_actions()
+    with pytest.raises(IllegalActionError):
+        game.step(action)
+
+
+def test_relay_limit_is_an_option_of_every_rule_set_that_relays():
+    """Every rule set whose lap may be followed by another has the option, from 1 lap up or
+    None (the exact cycle finding alone); a rule set of single laps has none."""
+    from mancala_env.variants import VARIANTS
+
+    relaying = {name for name, v in VARIANTS.items() if v.params(v.options())[L.P_CONTINUE]}
+    assert relaying == {
+        "ayoayo",
+        "tampoduo",
+        "obridjie",
+        "ncho",
+        "jerin",
+        "rio_kadalis",
+        "layli_goobalay",
+        "mangala",
+    }
+    for name in relaying:
+        assert VARIANTS[name].params(VARIANTS[name].options(relay_limit=None))[L.P_RELAY_LIMIT] == 0
+        assert VARIANTS[name].params(VARIANTS[name].options(relay_limit=7))[L.P_RELAY_LIMIT] == 7
+        with pytest.raises(
+            ValueError, match=r"relay_limit=0 must be an integer from 1 to .*, or None"
+        ):
+            Game(name, relay_limit=0)
+    with pytest.raises(ValueError, match="unknown option.*relay_limit"):
+        Game("oware", relay_limit=1000)
