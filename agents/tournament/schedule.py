@@ -50,6 +50,10 @@ class TournamentConfig:
     seed: int = 0
     # what each agent is (`agent_identity`), read when the config is made: part of the key
     identities: tuple[str, ...] = field(init=False, compare=False, repr=False)
+    # the rules the games are played under, read when the config is made: the rule set's
+    # version and every option, defaults included (part of the key, so that a rules change or
+    # a changed default makes another tournament)
+    rules: dict[str, Any] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         get_variant(self.variant)  # an unknown rule set names the known ones
@@ -64,6 +68,12 @@ class TournamentConfig:
             if parse_spec(spec)[0] == "human":  # SpecError lists the valid forms
                 raise SpecError(spec, "a tournament plays without people; choose another agent")
         object.__setattr__(self, "identities", tuple(map(agent_identity, self.agents)))
+        variant = get_variant(self.variant)
+        rules = {
+            "version": variant.version,
+            "options": dataclasses.asdict(variant.options(**self.options)),
+        }
+        object.__setattr__(self, "rules", rules)
         _check_int("games_per_pair", self.games_per_pair, 2)
         if self.games_per_pair % 2:
             raise ValueError(
@@ -96,15 +106,20 @@ class TournamentConfig:
 
     @classmethod
     def from_json(cls, record: dict[str, Any]) -> TournamentConfig:
-        """The config of `record`; its agents' identities are read again from what they are
-        now."""
-        return cls(**{name: value for name, value in record.items() if name != "identities"})
+        """The config of `record`; its agents' identities and its rules are read again from
+        what they are now."""
+        derived = {f.name for f in dataclasses.fields(cls) if not f.init}
+        return cls(**{name: value for name, value in record.items() if name not in derived})
 
     @property
     def key(self) -> str:
-        """A short name for this tournament, the same for the same config and the same agents
-        (a model file replaced at the same path makes another tournament)."""
-        text = json.dumps(self.to_json(), sort_keys=True)
+        """A short name for this tournament, the same for the same config, the same agents and
+        the same rules (a model file replaced at the same path, a new version of the rule set
+        or a changed default makes another tournament). The options count as they are in
+        play, defaults included: naming a default does not make another tournament."""
+        record = self.to_json()
+        del record["options"]  # in `rules`, complete
+        text = json.dumps(record, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

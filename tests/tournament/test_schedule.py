@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import sys
 from collections import Counter
@@ -57,6 +58,47 @@ def test_the_same_config_gives_the_same_games_and_key():
     other = TournamentConfig("oware", AGENTS, games_per_pair=4, openings=1, seed=4)
     assert other.key != one.key and schedule(other) != schedule(one)
     assert TournamentConfig.from_json(one.to_json()) == one
+
+
+def _bump_version(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """Make rule set `name` one version newer, as a rules change does."""
+    from mancala_env.variants import VARIANTS
+
+    variant = VARIANTS[name]
+    newer = dataclasses.replace(variant, history=(*variant.history, ("a change in play",)))
+    monkeypatch.setitem(VARIANTS, name, newer)
+
+
+def test_the_key_holds_the_rules_version_and_every_option():
+    """Games played under older rules are another tournament's: the key changes with the rule
+    set's version and with any option in play, and naming a default changes nothing."""
+    from mancala_env.variants import get_variant
+
+    config = TournamentConfig("oware", AGENTS, games_per_pair=2)
+    assert config.rules["version"] == get_variant("oware").version
+    assert config.rules["options"]["stall_limit"] == 100  # a default, though not named
+    named = TournamentConfig("oware", AGENTS, games_per_pair=2, options={"stall_limit": 100})
+    assert named.key == config.key
+    other = TournamentConfig("oware", AGENTS, games_per_pair=2, options={"stall_limit": 99})
+    assert other.key != config.key
+
+
+def test_a_new_rules_version_makes_another_tournament(tmp_path, monkeypatch):
+    """After a rule set's version goes up, the same command plays its games again instead of
+    reporting the games played under the old rules."""
+    from agents.tournament import GameStore, run_tournament
+
+    config = TournamentConfig("oware", ("random", "greedy"), games_per_pair=2)
+    db = tmp_path / "s.sqlite"
+    first = run_tournament(config, db=db, progress=False, bootstrap=10)
+    assert first.played == 2
+    _bump_version(monkeypatch, "oware")
+    again = TournamentConfig("oware", ("random", "greedy"), games_per_pair=2)
+    assert again.key != config.key
+    second = run_tournament(again, db=db, progress=False, bootstrap=10)
+    assert second.played == 2 and {r["tournament"] for r in second.records} == {again.key}
+    with GameStore(db, read_only=True) as store:
+        assert store.tournament_keys() == [config.key, again.key]
 
 
 @pytest.mark.parametrize(
