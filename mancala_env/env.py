@@ -35,19 +35,19 @@ pygame; `"ansi"` returns the text (see `mancala_env.render`).
 State: `state()` is the whole position for a centralised critic, from player_0's fixed seat:
 player_0's observation followed by the player to move (0 or 1), bounded by `state_space`;
 `observation_names` and `state_names` name each number (docs/observations.md has the tables).
-`copy.deepcopy(env)` copies the position, the bookkeeping and the random generator (not an open
-window); `snapshot()` / `restore()` carry a position as a JSON-ready dict.
+`copy.deepcopy(env)` and pickling copy the position, the bookkeeping and the random generator
+(not an open window), so that a copy plays on as the original would; `snapshot()` / `restore()`
+carry a position as a JSON-ready dict.
 """
 
 from __future__ import annotations
 
-import copy
 import inspect
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import EzPickle, seeding
+from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
@@ -61,7 +61,7 @@ AGENTS = ["player_0", "player_1"]
 REWARDS = ("win_loss", "score")
 
 
-class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwrapped class
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
     """The unwrapped environment of rule set `variant`; other keyword arguments are its options."""
 
     metadata = {
@@ -81,9 +81,6 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         observation: str = "raw",
         **options: Any,
     ) -> None:
-        EzPickle.__init__(
-            self, variant, render_mode, reward, max_moves, scale, observation, **options
-        )
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(
@@ -208,15 +205,6 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
 
     def close(self) -> None:
         self.view.close()
-
-    def __deepcopy__(self, memo: dict) -> raw_env:
-        """A copy in the same position with the same bookkeeping (EzPickle's pickling, which
-        `deepcopy` would otherwise use, builds a fresh, unreset environment)."""
-        other = object.__new__(type(self))
-        memo[id(self)] = other
-        for key, value in self.__dict__.items():
-            setattr(other, key, copy.deepcopy(value, memo))
-        return other
 
 
 def env(**kwargs: Any) -> AECEnv:

@@ -419,6 +419,7 @@ class BoardView:
             pygame.quit()
         self._window = self._clock = None
 
-    def __deepcopy__(self, memo: dict) -> BoardView:
-        """The same settings without the window (a copied environment opens its own)."""
-        return BoardView(self.render_mode, self.scale, self.fps)
+    def __reduce__(self) -> tuple[type, tuple[str | None, int, float]]:
+        """Pickled and deep-copied as its settings, without the window (a copied environment
+        opens its own)."""
+        return BoardView, (self.render_mode, self.scale, self.fps)

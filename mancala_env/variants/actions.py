@@ -47,6 +47,14 @@ class ActionBlock:
     question: Callable[[np.ndarray, np.ndarray], str | None] = _no_question
     lists_entries: bool = True  # the prompt lists the legal entries (not when it names a range)
 
+    def __reduce__(self) -> str:
+        """Pickle (and deep-copy) a block by reference, as the constant of this module it is: its
+        functions are lambdas and closures, which pickle cannot name."""
+        for name, value in globals().items():
+            if value is self:
+                return name
+        raise TypeError(f"action block {self.name!r} is not a constant of {__name__}: unpicklable")
+
 
 def layout(blocks: tuple[ActionBlock, ...], params: np.ndarray) -> list[tuple[ActionBlock, int]]:
     """Each block with the first action number it holds, skipping empty blocks."""
