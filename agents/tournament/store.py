@@ -5,11 +5,17 @@ any point (even with SIGKILL) loses at most the games that were still being play
 keyed by its tournament and its number: writing a game twice keeps the first copy, so several
 processes may run the same tournament on one file (SQLite's write-ahead log and lock timeout
 make their writes safe) and still end with each game exactly once.
+
+Files that are not ours are left as they are: a writer reads an existing file first, read-only,
+and refuses it (before writing a byte) unless it is a store, whole, or an SQLite file holding
+nothing. The last writer to close a store folds the write-ahead log back into it, so a store at
+rest is one file, and a reader opens it read-only without creating files beside it.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import reprlib
 import sqlite3
 import time
@@ -24,6 +30,7 @@ from .schedule import TournamentConfig
 
 SCHEMA_VERSION = 1
 SQLITE_HEADER = b"SQLite format 3\x00"  # how every SQLite file begins
+_HEADER_JOURNAL = 18  # the header byte that is 2 in a file in write-ahead-log mode
 _LOCK_TIMEOUT = 60  # seconds a process waits for another that holds the file
 _GAME_COLUMNS = "".join(f"    {definition},\n" for definition in column_definitions())
 SCHEMA = f"""
@@ -84,11 +91,12 @@ class GameStore:
     def _open_for_writing(self) -> sqlite3.Connection:
         if self.path.parent and not self.path.parent.exists():
             raise StoreError(f"cannot create {self.path}: folder {self.path.parent} does not exist")
-        if self.path.is_file() and self.path.stat().st_size > 0:
-            with self.path.open("rb") as file:
-                if file.read(len(SQLITE_HEADER)) != SQLITE_HEADER:
-                    # SQLite would take a short file of anything for an empty database
-                    raise StoreError(f"{self.path} is not a tournament store: not an SQLite file")
+        if self.path.exists() and self.path.stat().st_size > 0:
+            self._check_before_writing()
+        folder = self.path.parent if str(self.path.parent) else Path(".")
+        for where in (self.path, folder):  # SQLite's log and lock files go beside the store
+            if where.exists() and not os.access(where, os.W_OK):
+                raise StoreError(f"cannot write to the store {self.path}: {where} is read-only")
         verb = "open the store" if self.path.exists() else "create a store at"
         try:
             db = sqlite3.connect(self.path, timeout=_LOCK_TIMEOUT, isolation_level=None)
@@ -108,6 +116,33 @@ class GameStore:
                         raise StoreError(f"cannot {verb} {self.path}: {error}") from None
             time.sleep(0.05)
 
+    def _check_before_writing(self) -> None:
+        """Refuse an existing file, before anything is written to it, unless it is a whole
+        store or an SQLite file holding nothing (SQLite would take a short file of anything
+        for an empty database; a damaged one can fail only after its header is written)."""
+        with self.path.open("rb") as file:
+            if file.read(len(SQLITE_HEADER)) != SQLITE_HEADER:
+                raise StoreError(f"{self.path} is not a tournament store: not an SQLite file")
+        db = self._open_read_only()
+        with self._closed_on_failure(db):
+            if self._held(db):
+                self._check_tables(db)
+                for table in _TABLES:
+                    db.execute(f"SELECT * FROM {table}").fetchall()
+                (verdict,) = db.execute("PRAGMA quick_check").fetchone()
+                if verdict != "ok":
+                    raise StoreError(f"{self.path} is a damaged tournament store: {verdict}")
+        db.close()
+
+    @staticmethod
+    def _held(db: sqlite3.Connection) -> list[str]:
+        """The names of the tables, views and triggers in `db` (SQLite's own excepted)."""
+        rows = db.execute(
+            "SELECT name FROM sqlite_master WHERE type IN ('table', 'view', 'trigger') "
+            "AND name NOT LIKE 'sqlite_%'"
+        )
+        return [row[0] for row in rows]
+
     def _set_up(self, db: sqlite3.Connection) -> None:
         """Check the file's version and create the tables (once)."""
         self._check_version(db)
@@ -117,12 +152,19 @@ class GameStore:
         db.execute("SELECT 1 FROM games LIMIT 1").fetchall()
 
     def _open_read_only(self) -> sqlite3.Connection:
-        """SQLite's read-only mode; where SQLite cannot create the shared-memory file a store
-        in write-ahead-log mode needs (read-only media), the file is read as immutable."""
+        """SQLite's read-only mode. A file in write-ahead-log mode with no log beside it (a
+        store whose last writer did not fold the log back) is read as immutable, as it is
+        where SQLite cannot create the shared-memory file such a file needs (read-only
+        media): SQLite would otherwise create the log files beside it."""
         if not self.path.is_file():
             raise StoreError(f"no such file: {self.path}")
         uri = f"file:{quote(str(self.path.resolve()))}?mode=ro"
-        for query in (uri, uri + "&immutable=1"):
+        queries = (uri, uri + "&immutable=1")
+        with self.path.open("rb") as file:
+            logged = file.read(_HEADER_JOURNAL + 1)[_HEADER_JOURNAL:] == b"\x02"
+        if logged and not Path(f"{self.path}-wal").exists():
+            queries = queries[1:]
+        for query in queries:
             db = sqlite3.connect(query, uri=True, timeout=_LOCK_TIMEOUT, isolation_level=None)
             db.row_factory = sqlite3.Row
             with self._closed_on_failure(db):
@@ -144,11 +186,18 @@ class GameStore:
                 f"this mancala_env reads version {SCHEMA_VERSION}"
             )
 
-    def _check_tables(self) -> None:
-        """The tables hold every column this code reads (a file of another program or another
-        schema is named now, not when a query fails)."""
+    def _check_tables(self, db: sqlite3.Connection | None = None) -> None:
+        """The tables hold every column this code reads, and the file holds nothing else (a
+        file of another program or another schema is named now, not when a query fails)."""
+        db = self._db if db is None else db
+        others = sorted(set(self._held(db)) - set(_TABLES))
+        if others:
+            raise StoreError(
+                f"{self.path} is not a tournament store: it holds {', '.join(others)} "
+                f"(a store holds only {', '.join(_TABLES)})"
+            )
         for table, needed in _TABLES.items():
-            found = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+            found = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
             missing = [column for column in needed if column not in found]
             if missing:
                 what = f"its {table} table lacks {', '.join(missing)}"
@@ -157,6 +206,14 @@ class GameStore:
                 raise StoreError(f"{self.path} is not a tournament store: {what}")
 
     def close(self) -> None:
+        """Close the store; the last writer to close it folds the write-ahead log back into
+        the file (another process still holding the store keeps the log)."""
+        if not self.read_only:
+            try:
+                self._db.execute("PRAGMA busy_timeout=0")
+                self._db.execute("PRAGMA journal_mode=DELETE")
+            except sqlite3.Error:
+                pass  # another connection holds the store: the last one folds the log
         self._db.close()
 
     def __enter__(self) -> GameStore:

@@ -140,7 +140,7 @@ BAD_INPUTS = [
     (
         ["export", "{db}"],
         lambda db: plain_sqlite(db.with_name("p.sqlite")),
-        "it has no tournaments table",
+        "p.sqlite is not a tournament store: it holds notes",
     ),
     (["export", "{db}"], lambda db: db.parent, "is a folder, not a store"),
     (
@@ -278,3 +278,77 @@ def test_replay_prints_agent_names_escaped(tmp_path, capsys):
     assert status == 0, err
     assert "\x1b" not in out and "\x07" not in out
     assert "player_0 is evil\\x1b[2J\\x07, player_1 is ok" in out
+
+
+def tournament_argv(db: Path) -> list[str]:
+    return ["tournament", "oware", "--agents", "random", "greedy", "--games-per-pair", "2",
+            "--workers", "1", "--no-progress", "--db", str(db)]  # fmt: skip
+
+
+def test_a_tournament_refuses_an_sqlite_file_of_another_program(tmp_path, capsys):
+    notes = plain_sqlite(tmp_path / "notes.sqlite")
+    before = folder(tmp_path)
+    status, _, err = run(capsys, *tournament_argv(notes))
+    assert status == 2, err
+    assert "notes.sqlite is not a tournament store: it holds notes" in err
+    assert len(err.strip().splitlines()) == 1, err
+    assert folder(tmp_path) == before
+
+
+def test_a_store_at_rest_is_one_file_and_readers_add_none(store, capsys):
+    """The writer folds its log back when it closes; `export` and `replay` then read the
+    store without creating its log files beside it."""
+    assert sorted(folder(store.parent)) == [store.name]
+    before = folder(store.parent)
+    assert run(capsys, "export", store)[0] == 0
+    assert run(capsys, "replay", store, 1, "--no-step", "--no-color")[0] == 0
+    assert folder(store.parent) == before
+
+
+def test_a_store_left_in_log_mode_is_read_without_log_files(store, capsys):
+    """A store whose writer did not fold its log back (an older version of this code): readers
+    read it as it is, creating nothing beside it."""
+    connection = sqlite3.connect(store)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.close()
+    before = folder(store.parent)
+    assert sorted(before) == [store.name] and before[store.name][18] == 2
+    status, out, err = run(capsys, "export", store)
+    assert status == 0 and len(out.splitlines()) == 2, err
+    assert folder(store.parent) == before
+
+
+def test_a_store_that_cannot_be_written_is_refused_before_it_is_touched(store, capsys, monkeypatch):
+    """A read-only store (its mode, as root sees no file as read-only, given by `os.access`)
+    is refused with nothing created beside it."""
+    from agents.tournament import store as store_module
+
+    real_access = os.access
+    monkeypatch.setattr(
+        store_module.os,
+        "access",
+        lambda path, mode: Path(path) != store and real_access(path, mode),
+    )
+    before = folder(store.parent)
+    status, _, err = run(capsys, *tournament_argv(store))
+    assert status == 2 and f"cannot write to the store {store}: {store} is read-only" in err
+    assert folder(store.parent) == before
+
+
+def test_a_refused_damaged_store_is_left_byte_for_byte(store, capsys):
+    """A store whose games table is damaged is refused before a byte of it is written (SQLite
+    would first switch it to log mode and count a change in its header)."""
+    with sqlite3.connect(store) as connection:
+        (root,) = connection.execute(
+            "SELECT rootpage FROM sqlite_master WHERE name = 'games'"
+        ).fetchone()
+        (size,) = connection.execute("PRAGMA page_size").fetchone()
+    connection.close()
+    data = bytearray(store.read_bytes())
+    data[(root - 1) * size : (root - 1) * size + 8] = b"\xff" * 8  # the page's header
+    store.write_bytes(bytes(data))
+    before = folder(store.parent)
+    status, _, err = run(capsys, *tournament_argv(store))
+    assert status == 2 and "not a tournament store" in err, err
+    assert len(err.strip().splitlines()) == 1, err
+    assert folder(store.parent) == before
