@@ -31,11 +31,12 @@ OWN_COMPILE_SECONDS = 8  # a rule set's own: 3 s for Oware's, 4 s for 10 Mighty 
 
 def engine_kernels(variant: Variant, params: np.ndarray) -> ModuleType | SimpleNamespace:
     """The engine's kernels (`new_game`, `step`, `begin_turn`) a game of `variant` under the
-    rule parameters `params` runs: the rule set's own (`engine.specialise`) when `params` are
-    its defaults, the rules most games are played by, which compile in seconds; otherwise the
-    shared kernels (`engine.turn`), one compiled copy for every rule set and option. Says so on
-    stderr when they have to compile."""
-    if np.array_equal(params, variant.params(variant.options())):
+    rule parameters `params` runs: the rule set's own (`engine.specialise`) when `params` have
+    the structure of its defaults (the same board and mechanics; numbers such as `stall_limit`,
+    `seeds` or `relay_limit` are read at run time, so they compile nothing new), which compile
+    in seconds; otherwise the shared kernels (`engine.turn`), one compiled copy for every rule
+    set and option. Says so on stderr when they have to compile."""
+    if L.structure(params) == L.structure(variant.params(variant.options())):
         own = specialised(params, keep=True)  # the engine MCTS's simulations run
         kernels: ModuleType | SimpleNamespace = SimpleNamespace(
             new_game=own.canonical_new_game,

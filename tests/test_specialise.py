@@ -17,9 +17,10 @@ import pytest
 
 from mancala_env import Game
 from mancala_env.engine import layout as L
-from mancala_env.engine import turn
+from mancala_env.engine import specialise, turn
 from mancala_env.engine.specialise import ENGINE, derive, derived_name, specialised
 from mancala_env.kernels import HOT_MODULES
+from mancala_env.variants import get_variant
 
 
 def derived_source(name: str, **options) -> str:
@@ -58,7 +59,12 @@ def test_oware_kernels_read_no_rule_parameter_and_call_no_unused_mechanic():
         and isinstance(node.value, ast.Name)
         and node.value.id == "params"
     ]
-    assert reads == ["P_PIECE_KIND + i"]  # every read at a fixed place became its value
+    # every read at a fixed place became its value, but those of the numbers read at run time
+    runtime = {
+        name for name in dir(L) if name.startswith("P_") and getattr(L, name) in L.RUNTIME_PARAMS
+    }
+    assert {"P_PIECE_KIND + i", "P_STALL_LIMIT", "P_SEEDS_PER_HOUSE"} <= set(reads)
+    assert set(reads) - {"P_PIECE_KIND + i"} <= runtime
     move = kernel(source, "make_move")
     assert "make_piece_move" not in called(move)
     assert "sow" in called(move)
@@ -111,7 +117,8 @@ def test_the_name_changes_with_every_input_and_equal_rules_share_it():
 
 def test_derived_kernels_are_written_once_and_play_the_rules(tmp_path, monkeypatch):
     monkeypatch.setenv("MANCALA_ENV_CACHE", str(tmp_path))
-    params = Game("ncho", stall_limit=77).params  # parameters no other test derives
+    ncho = get_variant("ncho")
+    params = ncho.params(ncho.options(stall_limit=77))
     kernels = specialised(params)
     assert specialised(params) is kernels
     written = sorted(p.name for p in (tmp_path / "kernels").iterdir() if p.is_file())
@@ -140,12 +147,35 @@ def test_every_loop_of_a_rule_set_calls_the_one_derived_engine():
     assert engine.step is not turn.step
 
 
-def test_a_game_runs_its_rule_sets_own_kernels_only_under_its_default_rules():
-    assert (
-        Game("oware", first_player="player_1").kernels.step
-        is specialised(Game("oware").params).canonical_step
-    )  # who moves first is not a rule parameter
-    assert Game("oware", stall_limit=60).kernels is turn  # other rules: the shared kernels
+def test_a_game_runs_its_rule_sets_own_kernels_under_its_default_rules_and_numbers():
+    """Who moves first is not a rule parameter, and the numbers among the options are read at
+    run time: such games run the kernels derived for the defaults. An option that changes
+    which mechanics run (Oware's grand slam) runs the shared kernels."""
+    own = specialised(Game("oware").params).canonical_step
+    assert Game("oware", first_player="player_1").kernels.step is own
+    assert Game("oware", stall_limit=60, seeds=3).kernels.step is own
+    assert Game("oware", grand_slam="capture").kernels is turn
+
+
+@pytest.mark.parametrize(
+    "name, options",
+    [
+        ("oware", {"stall_limit": 37}),
+        ("oware", {"stall_limit": 41, "seeds": 5}),
+        ("ncho", {"match": True, "max_rounds": 9}),
+        ("ayoayo", {"relay_limit": 321}),
+    ],
+)
+def test_numeric_options_share_the_derived_kernels_and_are_read_at_run_time(name, options):
+    """A new value of a numeric option derives nothing new: the kernels of the defaults' (or
+    the same mechanics') structure serve it, reading the value from `params`."""
+    variant = get_variant(name)
+    structural = {k: v for k, v in options.items() if k == "match"}
+    base = variant.params(variant.options(**structural))
+    params = variant.params(variant.options(**options))
+    assert not np.array_equal(base, params)
+    assert L.structure(base) == L.structure(params)
+    assert specialised(params, HOT_MODULES) is specialised(base, HOT_MODULES)
 
 
 def test_a_second_process_loads_the_batch_kernels_from_disk_without_compiling():
@@ -191,7 +221,9 @@ def test_a_cache_folder_that_cannot_be_written_falls_back_to_the_temporary_one(
     blocked = tmp_path / "a file"
     blocked.write_text("")
     monkeypatch.setenv("MANCALA_ENV_CACHE", str(blocked))
-    kernels = specialised(Game("oware", stall_limit=91).params)
+    monkeypatch.setattr(specialise, "_loaded", {})  # derived afresh, not found in this process
+    monkeypatch.setattr(specialise, "_modules", {})
+    kernels = specialised(Game("oware").params)
     fallback = Path(tempfile.gettempdir()) / "mancala_env-cache"
     assert derived_file(kernels).parent.parent == fallback
     assert not fallback.name.isidentifier()  # never imported in the package's place

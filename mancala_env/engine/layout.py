@@ -166,6 +166,32 @@ P_RELAY_LIMIT = P_HOUSES + 1
 P_USED = P_RELAY_LIMIT + 1  # the slots the rule sets use so far
 PARAMS_SIZE = 80  # room for the parameters of rule sets still to come
 assert P_USED <= PARAMS_SIZE, f"the parameters need {P_USED} slots; PARAMS_SIZE is {PARAMS_SIZE}"
+# The parameters that are numbers rather than choices of mechanics (seed counts, limits, round
+# targets, thresholds of the endings): a rule set's own kernels read them at run time, so that a
+# new value of an option that sets one compiles nothing (`engine.specialise` folds the others:
+# the board's shape and which mechanics run).
+RUNTIME_PARAMS = frozenset(
+    {
+        P_SEEDS_PER_HOUSE,
+        P_TOTAL_SEEDS,
+        P_STALL_LIMIT,
+        P_RELAY_LIMIT,
+        P_MAX_ROUNDS,
+        P_MATCH_TARGET,
+        P_CHAIN_MAX,
+        P_FINAL_POT,
+        P_END_BOARD_AT_MOST,
+        P_END_EACH_SIDE_AT_MOST,
+        P_END_ANY_SIDE_AT_MOST,
+        P_END_EACH_SIDE_EXACTLY,
+    }
+)
+
+
+def structure(params: Sequence[int]) -> tuple[int, ...]:
+    """What a rule set's own kernels are derived from: its parameters with those read at run
+    time (`RUNTIME_PARAMS`) set to 0. Rule sets and options of equal structure share them."""
+    return tuple(0 if index in RUNTIME_PARAMS else int(v) for index, v in enumerate(params))
 
 # The state's blocks in order, with their sizes: a number, or what sizes the block in a rule
 # set's own layout (`state_layout`): "pits" (its board's 2N pits), "actions" (its action

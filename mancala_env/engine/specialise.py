@@ -4,12 +4,15 @@ The rules are written once, in the modules of this package, as kernels that read
 set's parameters from the ``params`` vector at run time, so one compiled copy serves every
 rule set. A hot loop (the batched engine, the benchmark, a search's play-outs) gains when the
 compiler knows the rule set instead: `specialised(params, modules)` writes a module in which
-every ``params[P_X]`` read is replaced by its value, conditions that became constant are
-decided, the branches they rule out are dropped (with them the calls into mechanics the rule
-set does not use, which are then never compiled), and locals set once to a constant are
-folded in. numba compiles that module like any other and caches it on disk.
+every ``params[P_X]`` read of the rule set's structure (its board's shape and the mechanics it
+uses) is replaced by its value, conditions that became constant are decided, the branches they
+rule out are dropped (with them the calls into mechanics the rule set does not use, which are
+then never compiled), and locals set once to a constant are folded in. The numbers among the
+parameters (`layout.RUNTIME_PARAMS`: seed counts, stall and relay limits, round targets) stay
+reads of ``params``, so the same compiled module serves every value of them. numba compiles
+that module like any other and caches it on disk.
 
-The derived module is named by a hash of everything it is made from: the parameter values,
+The derived module is named by a hash of everything it is made from: the structure's values,
 the source of every module it copies, `jit.sources_digest` (every module of this package, the
 layout's constants and this file included, and every module that writes kernels), the derived
 modules it calls and numba's version. A changed
@@ -25,7 +28,7 @@ What is derived: this package's kernel modules (`ENGINE`) as one module, then ea
 every derived caller calls the rule set's own copy and a rule set's engine is compiled once
 for all its loops; every other name its code uses is imported from where it was written.
 The functions take the same arguments as the originals (``params`` included, for the reads
-that stay) and must only ever be given the parameters they were derived from.
+that stay) and must only ever be given parameters of the structure they were derived from.
 """
 
 from __future__ import annotations
@@ -92,13 +95,13 @@ def cache_folder() -> Path:
 def specialised(
     params: np.ndarray, modules: tuple[str, ...] = (), keep: bool = False
 ) -> SimpleNamespace:
-    """The kernels derived for the rule set whose parameter vector is `params`, loaded once a
-    process: the engine's, then those of each of `modules` (dotted names; a module's kernels
+    """The kernels derived for the structure (`layout.structure`) of the rule parameters
+    `params`, loaded once a process: the engine's, then those of each of `modules` (dotted names; a module's kernels
     call the derived kernels of the engine and of the modules before it). Kernels of one name
     in two of them are refused: the namespace returned holds them all, and the state's layout
     (`layout`). With `keep`, a relay rule set's state keeps the results of the lifts tried when
     a turn begins (`layout.KEPT`), for loops that step one state at a time."""
-    values = tuple(int(v) for v in params)
+    values = layout.structure(params)
     if (values, modules, keep) in _loaded:
         return _loaded[values, modules, keep]
     own = layout.own_layout(values, keep)
@@ -220,7 +223,8 @@ def derive(
         fold.kernels = found
     header = (
         f'"""Kernels derived from {", ".join(names)} for the rule parameters\n'
-        f'{list(values)}\n(`mancala_env.engine.specialise`; do not edit)."""\n\n'
+        f"{list(values)}\n(those read at run time shown as 0; `mancala_env.engine.specialise`; "
+        f'do not edit)."""\n\n'
     )
     if names == ENGINE:
         kept += [("mancala_env.engine.turn", node) for node in _conversions(own)]
@@ -437,7 +441,7 @@ class _Fold(ast.NodeTransformer):
             and node.value.id == "params"
         ):
             index = self._constant(node.slice)
-            if index is not None:
+            if index is not None and index not in layout.RUNTIME_PARAMS:
                 return ast.copy_location(ast.Constant(self.values[index]), node)
         return node
 
