@@ -193,6 +193,7 @@ def structure(params: Sequence[int]) -> tuple[int, ...]:
     time (`RUNTIME_PARAMS`) set to 0. Rule sets and options of equal structure share them."""
     return tuple(0 if index in RUNTIME_PARAMS else int(v) for index, v in enumerate(params))
 
+
 # The state's blocks in order, with their sizes: a number, or what sizes the block in a rule
 # set's own layout (`state_layout`): "pits" (its board's 2N pits), "actions" (its action
 # space), "pieces" and "move" (room for special pieces, none in a game without them), "kept"

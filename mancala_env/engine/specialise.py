@@ -96,8 +96,9 @@ def specialised(
     params: np.ndarray, modules: tuple[str, ...] = (), keep: bool = False
 ) -> SimpleNamespace:
     """The kernels derived for the structure (`layout.structure`) of the rule parameters
-    `params`, loaded once a process: the engine's, then those of each of `modules` (dotted names; a module's kernels
-    call the derived kernels of the engine and of the modules before it). Kernels of one name
+    `params`, loaded once a process: the engine's, then those of each of `modules` (dotted
+    names; a module's kernels call the derived kernels of the engine and of the modules before
+    it). Kernels of one name
     in two of them are refused: the namespace returned holds them all, and the state's layout
     (`layout`). With `keep`, a relay rule set's state keeps the results of the lifts tried when
     a turn begins (`layout.KEPT`), for loops that step one state at a time."""
