@@ -12,10 +12,10 @@ being the CamelCase of the rule set's name (``Oware``, ``RioKadalis``, ``LayliGo
 
 The agent sits in seat `seat` (0 or 1, or ``"random"``, the default: drawn at each reset); the
 opponent plays the other: ``"random"`` or ``"greedy"`` (compiled, see `mancala_env.opponents`),
-an agent spec (``"alphabeta:depth=2"``, ``"mcts:simulations=200"``, ``"ppo:PATH"``; after
-``import agents``, which registers the loader), or an agent object (anything with
-``act(game)``, given the environment's game, which it must not change), or a list of these: a
-pool, from which each reset draws one. Who moves
+an agent spec (``"alphabeta:depth=2"``, ``"mcts:simulations=200"``, ``"ppo:PATH"``; loaded
+through the entry points of `mancala_env.opponents`, nothing to import), or an agent object
+(anything with ``act(game)``, given the environment's game, which it must not change), or a list
+of these: a pool, from which each reset draws one. Who moves
 first is the rule set's own option `first_player`, so with ``seat=1`` and
 ``first_player="player_0"`` the opponent has already moved when `reset` returns. `reset` and
 `step` play the opponent's moves until the agent is to move again or the game ends; where the
@@ -75,14 +75,14 @@ SEED_RANGE = 2**31  # seeds drawn for agent opponents
 
 def resolve_opponent(opponent: Any, variant: str) -> Any:
     """A built-in opponent's name, or an agent: `opponent` itself when it has ``act(game)``, the
-    agent the registered loader makes of a spec string (see `mancala_env.opponents`)."""
+    agent the loader of its kind makes of a spec string (see `mancala_env.opponents`)."""
     if isinstance(opponent, str):
         return load_opponent(opponent, variant)
     if callable(getattr(opponent, "act", None)):
         return opponent
     raise ValueError(
-        "an opponent must be 'random', 'greedy', an agent spec such as 'alphabeta:depth=2' (after "
-        f"`import agents`) or an agent with act(game); got {opponent!r}"
+        "an opponent must be 'random', 'greedy', an agent spec such as 'alphabeta:depth=2' "
+        f"or an agent with act(game); got {opponent!r}"
     )
 
 

@@ -7,15 +7,18 @@ inside compiled loops (MCTS rollouts, the engine benchmark) draws its moves one 
 `random_legal_action`, from numba's own generator.
 
 Any agent of the suite is an opponent too: the environments take an agent object (anything with
-``act(game)``) or an agent spec string (``"alphabeta:depth=2"``, ``"ppo:PATH"``). Spec strings
-are turned into agents by the loader registered with `register_opponent_loader`: the `agents`
-package registers its `load_agent` when it is imported, so ``import agents`` before asking for
-one. `mancala_env` itself imports nothing of `agents` (the import contract in pyproject.toml).
+``act(game)``) or an agent spec string (``"alphabeta:depth=2"``, ``"ppo:PATH"``). A spec's kind
+(the part before the first colon) names an entry point of the group ``mancala_env.agents``: a
+loader ``loader(spec, variant, seed=seed)`` that returns the agent. The distribution declares
+the suite's own kinds there (pyproject.toml), all loaded by `agents.load_agent`, so a spec works
+with nothing imported but `mancala_env`, whatever was imported before, and another package can
+add kinds of its own. `mancala_env` itself imports nothing of `agents` at module level (the import
+contract in pyproject.toml): the loader is imported when a spec asks for it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 import numpy as np
@@ -28,30 +31,25 @@ from .engine.scratch import copy_into, stack_array
 from .engine.turn import count_legal, nth_legal_action, step
 
 OPPONENTS = ("random", "greedy")
-
-OpponentLoader = Callable[..., Any]  # loader(spec, variant, seed=None) -> an agent
-_loader: OpponentLoader | None = None
+AGENT_LOADERS = "mancala_env.agents"  # the entry-point group of the agent specs' kinds
 
 
-def register_opponent_loader(loader: OpponentLoader | None) -> None:
-    """Let the environments load agent specs as opponents: ``loader(spec, variant, seed=seed)``
-    returns an agent (an object with ``act(game)``) or raises ValueError naming what is wrong.
-    `agents` registers `agents.load_agent` on import; None removes the loader."""
-    global _loader
-    _loader = loader
+def agent_loaders() -> dict[str, EntryPoint]:
+    """The installed loaders of agent specs, by the kind they load (nothing is imported)."""
+    return {point.name: point for point in entry_points(group=AGENT_LOADERS)}
 
 
 def load_opponent(spec: str, variant: str, seed: int | None = None) -> Any:
-    """A built-in opponent's name as it is, or the agent that the registered loader makes of the
-    agent spec `spec` for rule set `variant`."""
+    """A built-in opponent's name as it is, or the agent that the loader of the spec's kind
+    (an entry point of `AGENT_LOADERS`) makes of the agent spec `spec` for rule set `variant`."""
     if spec in OPPONENTS:
         return spec
-    if _loader is None:
-        raise ValueError(
-            f"opponent {spec!r} is not a built-in opponent ({', '.join(OPPONENTS)}); agent specs "
-            "need the agents package: `import agents` first, or pass an agent object"
-        )
-    return _loader(spec, variant, seed=seed)
+    loaders = agent_loaders()
+    kind = spec.partition(":")[0].strip()
+    if kind not in loaders:
+        known = ", ".join([*OPPONENTS, *sorted(set(loaders) - set(OPPONENTS))])
+        raise ValueError(f"unknown opponent {spec!r}: the known kinds are {known}")
+    return loaders[kind].load()(spec, variant, seed=seed)
 
 
 @njit(cache=True, _nrt=False)

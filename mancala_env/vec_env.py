@@ -17,10 +17,10 @@ are made for all the games where the opponent is to move at once, again until th
 to move in every game; so `reset` and `step` always return the learner's observations.
 
 The opponent is ``"random"``, ``"greedy"`` (see `mancala_env.opponents`), an agent spec
-(``"alphabeta:depth=2"``, ``"ppo:PATH"``; after ``import agents``, which registers the loader)
-or an agent object (anything with ``act(game)``: `AgentOpponent` plays it in each game where it
-is to move, one game after the other; an agent loaded from a spec is seeded from `seed`), any
-callable
+(``"alphabeta:depth=2"``, ``"ppo:PATH"``; loaded through the entry points of
+`mancala_env.opponents`) or an agent object (anything with ``act(game)``: `AgentOpponent` plays
+it in each game where it is to move, one game after the other; an agent loaded from a spec is
+seeded from `seed`), any callable
 ``(observations, masks) -> actions`` evaluated on all the games where it is to move at once
 (observations as the learner's, from the opponent's side; masks bool) -- `policy_opponent`
 makes one of a MaskablePPO model, for play against a frozen copy of a policy -- or an object

@@ -1,14 +1,18 @@
 """Any agent is an opponent: the Gymnasium environments and the VecEnv take agent objects, agent
-specs (once `agents` has registered its loader) and pools of them."""
+specs (each kind loaded through its entry point) and pools of them."""
+
+import subprocess
+import sys
 
 import gymnasium
 import numpy as np
 import pytest
 
-import agents  # noqa: F401 - registers agents.load_agent as the opponents' loader
-from agents import AlphaBetaAgent, MCTSAgent
-from mancala_env import Game, opponents
+from agents import AlphaBetaAgent, MCTSAgent, load_agent
+from agents.loader import BUILT_INS
+from mancala_env import Game
 from mancala_env.gym_env import SingleAgentEnv
+from mancala_env.opponents import agent_loaders
 from mancala_env.vec_env import AgentOpponent, MancalaVecEnv
 
 # Oware after player_0 lifts house 1 (four seeds sown into houses 2 to 5)
@@ -66,18 +70,46 @@ def test_a_pool_draws_one_opponent_per_game():
     assert drawn == {"random", MCTSAgent.__name__}
 
 
-def test_an_agent_spec_without_the_agents_package_names_the_import(monkeypatch):
-    monkeypatch.setattr(opponents, "_loader", None)
-    with pytest.raises(ValueError, match=r"agent specs need the agents package: `import agents`"):
-        SingleAgentEnv("oware", opponent="alphabeta:depth=2")
-    with pytest.raises(ValueError, match=r"`import agents`"):
-        MancalaVecEnv("oware", 2, opponent="alphabeta:depth=2")
+def test_any_agent_spec_is_an_opponent_with_nothing_imported_but_gymnasium_and_mancala_env():
+    code = """
+import sys
+import gymnasium
+import mancala_env
+assert "agents" not in sys.modules
+env = gymnasium.make("mancala_env/Oware-v1", opponent="alphabeta:depth=1", seat=1)
+observation, info = env.reset(seed=0)
+done = False
+while not done:
+    action = env.action_space.sample(mask=info["action_mask"])
+    observation, reward, terminated, truncated, info = env.step(action)
+    done = terminated or truncated
+print(type(env.unwrapped._current).__name__, info["end_reason"] is not None)
+"""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [AlphaBetaAgent.__name__, "True"]
+
+
+def test_the_entry_points_load_every_kind_of_agent_spec():
+    loaders = agent_loaders()
+    assert set(loaders) == {*BUILT_INS, "ppo", "python"}
+    assert {point.load() for point in loaders.values()} == {load_agent}
+
+
+@pytest.mark.parametrize("make", [SingleAgentEnv, lambda **kw: MancalaVecEnv(n_envs=2, **kw)])
+def test_an_unknown_kind_of_agent_spec_gets_one_line_listing_the_known_kinds(make):
+    with pytest.raises(ValueError) as error:
+        make(variant="oware", opponent="minimax:depth=3")
+    message = str(error.value)
+    assert "\n" not in message and message.startswith("unknown opponent 'minimax:depth=3'")
+    kinds = "random, greedy, alphabeta, human, mcts, perfect, ppo, python"
+    assert message.endswith(f"the known kinds are {kinds}")
 
 
 @pytest.mark.parametrize(
     "opponent, message",
     [
-        ("minimax", "bad agent spec 'minimax'"),
+        ("alphabeta:depth=x", "bad agent spec 'alphabeta:depth=x'"),
         (3, "an opponent must be 'random', 'greedy', an agent spec"),
         ([], "an opponent pool needs at least one opponent"),
     ],
