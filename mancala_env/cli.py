@@ -30,6 +30,7 @@ from agents import HumanAgent, QuitGame, load_agent
 from agents.tournament import (
     BACKENDS,
     FORMATS,
+    MAX_GAMES,
     BackendError,
     GameStore,
     StoreError,
@@ -42,6 +43,8 @@ from agents.tournament import (
 from agents.tournament.replay import load_record, replay
 
 from . import __version__, list_variants
+from .arguments import Parser, input_file, input_folder, integer, output_file, output_folder, real
+from .arguments import seed as seed_type
 from .engine import layout as L
 from .game import Game
 from .render import render_ansi
@@ -52,6 +55,11 @@ USAGE_ERROR = 2
 BROKEN_PIPE = 1
 COLOR_CHOICES = ("auto", "always", "never")
 DEFAULT_AGENTS = ("random", "greedy", "alphabeta:depth=2", "mcts:simulations=200")
+# the largest values the command line takes, where a larger one could only exhaust the machine
+MAX_OPENING_PLIES = 1000
+MAX_WORKERS = 1024
+MAX_POSITIONS = 10_000_000
+MAX_DELAY = 3600.0  # seconds between the moves of a replay
 
 
 # ---- option parsing and description -----------------------------------------------------------
@@ -138,9 +146,6 @@ def cmd_variants(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    if args.every < 1:
-        print(f"mancala show: error: --every must be 1 or more: {args.every}", file=sys.stderr)
-        return USAGE_ERROR
     try:
         options = dict(parse_option(text) for text in args.option)
         game = Game(args.variant, **options)
@@ -306,9 +311,6 @@ def escaped(text: str) -> str:
 def cmd_replay(args: argparse.Namespace) -> int:
     import time
 
-    if not args.delay >= 0:
-        print(f"mancala replay: error: --delay must be 0 or more: {args.delay}", file=sys.stderr)
-        return USAGE_ERROR
     try:
         record = load_record(args.source, args.game_id)
         color = wants_color(args.color)
@@ -354,9 +356,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         print(f"mancala export: error: {error}", file=sys.stderr)
         return USAGE_ERROR
     if args.out:
+        from train.files import write_atomically
+
         try:
-            with open(args.out, "w") as file:
-                file.writelines(line + "\n" for line in lines)
+            write_atomically(args.out, "".join(line + "\n" for line in lines).encode())
         except OSError as error:
             print(f"mancala export: error: cannot write {args.out}: {error}", file=sys.stderr)
             return 1
@@ -471,9 +474,7 @@ def add_color_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="mancala", description="African sowing games (the mancala family)."
-    )
+    parser = Parser(prog="mancala", description="African sowing games (the mancala family).")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -484,7 +485,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("show", help="play a seeded random game and print every position")
     p.add_argument("variant", help="rule set name (see 'mancala variants')")
-    p.add_argument("--seed", type=int, default=None, help="random seed (default: a fresh one)")
+    p.add_argument(
+        "--seed", type=seed_type, default=None, help="random seed (default: a fresh one)"
+    )
     p.add_argument(
         "--option",
         action="append",
@@ -494,10 +497,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_color_arguments(p)
     p.add_argument(
-        "--max-moves", type=int, default=2000, help="stop a game still going after this many"
+        "--max-moves",
+        type=integer(1),
+        default=2000,
+        help="stop a game still going after this many",
     )
     p.add_argument(
-        "--every", type=int, default=1, metavar="N", help="print the board every N moves"
+        "--every", type=integer(1), default=1, metavar="N", help="print the board every N moves"
     )
     p.add_argument(
         "--summary", action="store_true", help="print only the start, the end and the result"
@@ -509,7 +515,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--opponent", default="greedy", help="agent spec of the other player")
     p.add_argument("--seat", type=int, choices=(0, 1), default=0, help="your seat (0 moves first)")
     p.add_argument("--agent", default="human", help="agent spec for your seat (default: you)")
-    p.add_argument("--seed", type=int, default=None, help="random seed of the game and agents")
+    p.add_argument(
+        "--seed", type=seed_type, default=None, help="random seed of the game and agents"
+    )
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="rule option")
     add_color_arguments(p)
     p.set_defaults(func=cmd_play)
@@ -518,7 +526,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--variant", action="append", default=[], help="rule set to measure (repeatable; all)"
     )
-    p.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    p.add_argument("--seconds", type=real(0.01, 3600), default=2.0, help="time per measurement")
     p.add_argument("--json", action="store_true", help="one JSON object per row")
     p.set_defaults(func=cmd_bench)
 
@@ -531,30 +539,52 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SPEC",
         help=f"agent specs (default: {' '.join(DEFAULT_AGENTS)})",
     )
-    p.add_argument("--games-per-pair", type=int, default=20, help="even; half from each seat")
+    p.add_argument(
+        "--games-per-pair",
+        type=integer(2, MAX_GAMES),
+        default=20,
+        help="even; half from each seat",
+    )
     p.add_argument("--format", default=FORMATS[0], choices=FORMATS)
-    p.add_argument("--openings", type=int, default=0, help="random opening lines (0: none)")
-    p.add_argument("--opening-plies", type=int, default=4, help="moves in an opening line")
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes")
+    p.add_argument(
+        "--openings", type=integer(0, MAX_GAMES), default=0, help="random opening lines (0: none)"
+    )
+    p.add_argument(
+        "--opening-plies", type=integer(1, MAX_OPENING_PLIES), default=4, help="moves in a line"
+    )
+    p.add_argument(
+        "--workers", type=integer(1, MAX_WORKERS), default=os.cpu_count() or 1, help="processes"
+    )
     p.add_argument("--backend", default=BACKENDS[0], choices=BACKENDS)
     p.add_argument("--ray-address", default=None, help="a running Ray cluster (ray backend)")
     p.add_argument("--db", default="tournaments.sqlite", help="the SQLite store")
-    p.add_argument("--report", default=None, metavar="DIR", help="write Markdown and HTML here")
+    p.add_argument(
+        "--report",
+        type=output_folder,
+        default=None,
+        metavar="DIR",
+        help="write Markdown and HTML here",
+    )
     p.add_argument(
         "--endgame-db",
+        type=input_folder,
         default=None,
         metavar="DIR",
         help="an endgame database: report each agent's accuracy in the positions it covers",
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of the schedule, games and agents")
+    p.add_argument(
+        "--seed", type=seed_type, default=0, help="seed of the schedule, games and agents"
+    )
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="rule option")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_tournament)
 
     p = sub.add_parser("solve", help="build an endgame database of perfect play (resumable)")
     p.add_argument("variant", help="rule set name: oware, kpo or ouri")
-    p.add_argument("--max-seeds", type=int, required=True, help="most seeds on the board")
-    p.add_argument("--out", default=None, metavar="DIR", help="default: endgames/VARIANT")
+    p.add_argument("--max-seeds", type=integer(0), required=True, help="most seeds on the board")
+    p.add_argument(
+        "--out", type=output_folder, default=None, metavar="DIR", help="default: endgames/VARIANT"
+    )
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="rule option")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_solve)
@@ -562,10 +592,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("accuracy", help="score an agent's endgame moves against perfect play")
     p.add_argument("agent", help="agent spec (see docs/agents.md)")
     p.add_argument("--variant", default="oware", help="rule set name (default: oware)")
-    p.add_argument("--max-seeds", type=int, required=True, help="most seeds on the board")
-    p.add_argument("--positions", type=int, default=1000, help="positions to score")
-    p.add_argument("--db", default=None, metavar="DIR", help="default: endgames/VARIANT")
-    p.add_argument("--seed", type=int, default=0, help="seed of the positions and the agent")
+    p.add_argument("--max-seeds", type=integer(0), required=True, help="most seeds on the board")
+    p.add_argument(
+        "--positions", type=integer(1, MAX_POSITIONS), default=1000, help="positions to score"
+    )
+    p.add_argument(
+        "--db", type=input_folder, default=None, metavar="DIR", help="default: endgames/VARIANT"
+    )
+    p.add_argument("--seed", type=seed_type, default=0, help="seed of the positions and the agent")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="rule option")
     p.add_argument("--json", action="store_true", help="one JSON object per row")
     p.set_defaults(func=cmd_accuracy)
@@ -577,28 +611,40 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("replay", help="step through a recorded game")
-    p.add_argument("source", help="a tournament store (SQLite) or a JSON-lines export")
-    p.add_argument("game_id", type=int, nargs="?", help="the game's id (see 'mancala export')")
+    p.add_argument(
+        "source", type=input_file, help="a tournament store (SQLite) or a JSON-lines export"
+    )
+    p.add_argument(
+        "game_id", type=integer(), nargs="?", help="the game's id (see 'mancala export')"
+    )
     p.add_argument(
         "--step",
         action=argparse.BooleanOptionalAction,
         default=None,
         help="wait for enter after each move (default: when run in a terminal)",
     )
-    p.add_argument("--delay", type=float, default=0.0, help="seconds between moves")
+    p.add_argument("--delay", type=real(0, MAX_DELAY), default=0.0, help="seconds between moves")
     add_color_arguments(p)
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("export", help="write a store's games as JSON lines")
-    p.add_argument("db", help="the tournament store (SQLite)")
+    p.add_argument("db", type=input_file, help="the tournament store (SQLite)")
     p.add_argument("--tournament", default=None, help="only this tournament's games (its key)")
-    p.add_argument("--out", default=None, help="file to write (default: standard output)")
+    p.add_argument(
+        "--out", type=output_file, default=None, help="file to write (default: standard output)"
+    )
+    p.keep_apart("out", "db")
     p.set_defaults(func=cmd_export)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    """Run the command `argv` (default: the process's arguments) and return its exit status;
+    a bad argument is refused with status 2 before the command begins."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as stop:  # argparse's end: --help, --version or a refused argument
+        return stop.code if isinstance(stop.code, int) else USAGE_ERROR
     try:
         status = args.func(args)
         sys.stdout.flush()  # a closed pipe shows here, not at the interpreter's exit

@@ -273,7 +273,46 @@ def test_variants_of_an_unknown_name_suggests_the_closest(capsys):
 def test_version(capsys):
     import mancala_env
 
-    with pytest.raises(SystemExit) as stop:
-        main(["--version"])
-    assert stop.value.code == 0
+    assert main(["--version"]) == 0
     assert capsys.readouterr().out.strip() == f"mancala {mancala_env.__version__}"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["show", "oware", "--seed", "-1"], "argument --seed: must be an integer from 0 to"),
+        (["show", "oware", "--max-moves", "-1"], "argument --max-moves: must be an integer of 1"),
+        (["show", "oware", "--every", "0"], "argument --every: must be an integer of 1 or more"),
+        (["play", "oware", "--seed", "-1"], "argument --seed: must be an integer from 0 to"),
+        (["accuracy", "random", "--max-seeds", "5", "--seed", "-1"], "argument --seed: must be"),
+        (["show", "oware", "--seed", "²"], "got '²'"),
+        (["show", "oware", "--seed", "9" * 5000], "argument --seed: must be an integer"),
+        (["bench", "--seconds", "nan"], "argument --seconds: must be a number from 0.01"),
+        (["tournament", "oware", "--games-per-pair", "1000000000000"], "from 2 to 100,000"),
+        (["tournament", "oware", "--openings", "1000000000"], "from 0 to 100,000"),
+        (["solve", "oware", "--max-seeds", "3", "--out", "/proc/x"], "cannot write in /proc"),
+    ],
+)
+def test_a_bad_argument_is_one_line_naming_it_and_its_allowed_values(capsys, argv, message):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert message in err and err.startswith(f"mancala {argv[0]}: error: "), err
+    assert len(err.splitlines()) == 1, err
+
+
+def test_export_refuses_to_write_over_its_store(tmp_path, capsys):
+    """`--out` naming the store itself, by any path, is refused and the store kept."""
+    from agents.tournament import TournamentConfig, run_tournament
+
+    db = tmp_path / "s.sqlite"
+    run_tournament(TournamentConfig("oware", ("random", "greedy"), games_per_pair=2), db=db,
+                   progress=False, bootstrap=10)  # fmt: skip
+    before = db.read_bytes()
+    os.symlink(db, tmp_path / "link.sqlite")
+    for out in (db, tmp_path / "." / "s.sqlite", tmp_path / "link.sqlite"):
+        status, _, err = run(capsys, "export", str(db), "--out", str(out))
+        assert status == 2 and f"argument --out: {out} is the db it reads" in err, err
+    assert db.read_bytes() == before and sorted(os.listdir(tmp_path)) == [
+        "link.sqlite",
+        "s.sqlite",
+    ]

@@ -14,12 +14,13 @@ from .ratings import Ratings, bradley_terry, rate, wilson
 from .record import GameRecord
 from .report import format_leaderboard, write_report
 from .runner import TournamentResult, run_tournament
-from .schedule import FORMATS, GameTask, TournamentConfig, schedule
+from .schedule import FORMATS, MAX_GAMES, GameTask, TournamentConfig, schedule
 from .store import GameStore, StoreError
 
 __all__ = [
     "BACKENDS",
     "FORMATS",
+    "MAX_GAMES",
     "BackendError",
     "GameRecord",
     "GameStore",

@@ -27,6 +27,9 @@ from mancala_env.variants import get_variant
 from ..loader import SpecError, agent_identity, parse_spec
 
 FORMATS = ("round-robin", "gauntlet")
+# The most games a tournament plays: its schedule is made whole before the first game, so a
+# larger one would fill the memory before a game is stored. Run more with other seeds.
+MAX_GAMES = 100_000
 _OPENING_TRIES = 1000
 
 
@@ -74,7 +77,7 @@ class TournamentConfig:
             "options": dataclasses.asdict(variant.options(**self.options)),
         }
         object.__setattr__(self, "rules", rules)
-        _check_int("games_per_pair", self.games_per_pair, 2)
+        _check_int("games_per_pair", self.games_per_pair, 2, MAX_GAMES)
         if self.games_per_pair % 2:
             raise ValueError(
                 f"games_per_pair must be even (each pair plays both seats equally), "
@@ -82,9 +85,15 @@ class TournamentConfig:
             )
         if self.format not in FORMATS:
             raise ValueError(f"unknown format {self.format!r}; formats: {', '.join(FORMATS)}")
-        _check_int("openings", self.openings, 0)
+        _check_int("openings", self.openings, 0, MAX_GAMES)
         _check_int("opening_plies", self.opening_plies, 1)
         _check_int("seed", self.seed, 0)
+        if self.n_games > MAX_GAMES:
+            raise ValueError(
+                f"a tournament plays at most {MAX_GAMES:,} games, got {self.n_games:,} "
+                f"({len(self.pairs)} pairs of {self.games_per_pair}); "
+                "play fewer, or several tournaments with other seeds"
+            )
 
     @property
     def pairs(self) -> list[tuple[int, int]]:
@@ -139,9 +148,15 @@ class GameTask:
     opening: tuple[int, ...]
 
 
-def _check_int(name: str, value: Any, low: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ValueError(f"{name} must be an integer of {low} or more, got {value!r}")
+def _check_int(name: str, value: Any, low: int, high: int | None = None) -> None:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, np.integer))
+        or value < low
+        or (high is not None and value > high)
+    ):
+        allowed = f"of {low} or more" if high is None else f"from {low} to {high:,}"
+        raise ValueError(f"{name} must be an integer {allowed}, got {value!r}")
 
 
 def _seed(config: TournamentConfig, *path: int) -> int:
@@ -172,10 +187,13 @@ def random_opening(config: TournamentConfig, seed: int) -> tuple[int, ...]:
 
 def schedule(config: TournamentConfig) -> list[GameTask]:
     """Every game of the tournament, numbered from 0: pair by pair, and within a pair in
-    couples of games with the same seed and opening, the seats swapped."""
+    couples of games with the same seed and opening, the seats swapped. A pair plays
+    `games_per_pair` / 2 couples, so only that many of the openings are ever played, and only
+    those are made."""
+    played = min(config.openings, config.games_per_pair // 2)
     openings = [
         (seed, random_opening(config, seed))
-        for seed in (_seed(config, 0, k) for k in range(config.openings))
+        for seed in (_seed(config, 0, k) for k in range(played))
     ]
     tasks = []
     for p, (i, j) in enumerate(config.pairs):

@@ -59,7 +59,7 @@ def test_export_and_replay_change_nothing_in_or_beside_the_store(store, capsys):
 
 def test_export_of_a_missing_file_creates_nothing(tmp_path, capsys):
     status, _, err = run(capsys, "export", tmp_path / "nosuch.sqlite")
-    assert status == 2 and f"no such file: {tmp_path / 'nosuch.sqlite'}" in err
+    assert status == 2 and f"argument db: {tmp_path / 'nosuch.sqlite'}: no such file" in err
     assert list(tmp_path.iterdir()) == []
 
 
@@ -142,7 +142,7 @@ BAD_INPUTS = [
         lambda db: plain_sqlite(db.with_name("p.sqlite")),
         "p.sqlite is not a tournament store: it holds notes",
     ),
-    (["export", "{db}"], lambda db: db.parent, "is a folder, not a store"),
+    (["export", "{db}"], lambda db: db.parent, "is a folder; name a file"),
     (
         ["export", "{db}", "--tournament", "nope"],
         lambda db: db,
@@ -184,7 +184,11 @@ BAD_INPUTS = [
         "unknown variant 'chess'",
     ),
     (["replay", "{db}", str(10**30)], lambda db: db, f"has no game with id {10**30}"),
-    (["replay", "{db}", "1", "--delay", "-1"], lambda db: db, "--delay must be 0 or more"),
+    (["replay", "{db}", "1", "--delay", "-1"], lambda db: db, "--delay: must be a number from 0"),
+    (["replay", "{db}", "1", "--delay", "inf"], lambda db: db, "--delay: must be a number from 0"),
+    (["replay", "{db}", "1", "--delay", "1e300"], lambda db: db, "to 3,600, got '1e300'"),
+    (["replay", "{db}"], lambda db: db.parent, "is a folder; name a file"),
+    (["export", "{db}", "--out", "{db}"], lambda db: db, "--out: {db} is the db it reads"),
     (
         ["replay", "{db}", "1"],
         lambda db: write(db, "g.jsonl", record_line() + "\n[1, 2]\n"),
@@ -238,6 +242,7 @@ BAD_INPUTS = [
 def test_a_bad_store_record_or_place_gets_a_one_line_error(store, capsys, argv, make, message):
     path = make(store)
     argv = [str(path) if a == "{db}" else a for a in argv]
+    message = message.replace("{db}", str(path))
     if argv[0] == "tournament":
         argv += ["--agents", "random", "greedy", "--games-per-pair", "2", "--no-progress"]
     status, _, err = run(capsys, *argv)
