@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from mancala_env import Game
+from mancala_env.variants import get_variant
 
 from .match import start
 from .store import SQLITE_HEADER, GameStore, StoreError
@@ -29,6 +30,7 @@ RECORD_FIELDS: dict[str, type] = {
     "winner": int,
     "end_reason": str,
 }
+WINNERS = (-1, 0, 1)  # a draw, player_0, player_1
 _KIND_WORDS = {str: "text", dict: "an object", int: "an integer", list: "a list"}
 
 
@@ -46,6 +48,15 @@ def check_record(record: Any, where: str) -> dict[str, Any]:
             raise StoreError(
                 f"{where}: {name} must be {_KIND_WORDS[kind]}, got {reprlib.repr(value)}"
             )
+    try:
+        get_variant(record["variant"])  # its name is printed: an unknown one never is
+    except ValueError as error:
+        raise StoreError(f"{where}: {error}") from None
+    if record["winner"] not in WINNERS:
+        raise StoreError(
+            f"{where}: winner must be one of {', '.join(map(str, WINNERS))} (-1: a draw), "
+            f"got {reprlib.repr(record['winner'])}"
+        )
     for number, action in enumerate(record["moves"], 1):
         if isinstance(action, bool) or not isinstance(action, int):
             raise StoreError(

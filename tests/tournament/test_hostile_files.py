@@ -224,6 +224,16 @@ BAD_INPUTS = [
         lambda db: write(db, "g.jsonl", record_line() + "\n{oops\n"),
         "g.jsonl, line 2 is not JSON",
     ),
+    (
+        ["replay", "{db}"],
+        lambda db: write(db, "g.jsonl", record_line(variant="\x1b]0;owned\x07\x1b[2J")),
+        "unknown variant '\\x1b]0;owned\\x07\\x1b[2J'",
+    ),
+    (
+        ["replay", "{db}"],
+        lambda db: write(db, "g.jsonl", record_line(winner=99)),
+        "winner must be one of -1, 0, 1 (-1: a draw), got 99",
+    ),
     (["tournament", "oware", "--db", "{db}"], lambda db: db.parent, "is a folder, not a store"),
     (
         ["tournament", "oware", "--db", "{db}"],
@@ -357,3 +367,11 @@ def test_a_refused_damaged_store_is_left_byte_for_byte(store, capsys):
     assert status == 2 and "not a tournament store" in err, err
     assert len(err.strip().splitlines()) == 1, err
     assert folder(store.parent) == before
+
+
+def test_replay_prints_nothing_of_a_record_with_an_unknown_variant(tmp_path, capsys):
+    """A variant field that would drive the terminal is refused before anything is printed."""
+    games = write(tmp_path / "x", "g.jsonl", record_line(variant="\x1b]0;owned\x07\x1b[2J"))
+    status, out, err = run(capsys, "replay", games, "--no-step", "--no-color")
+    assert status == 2 and out == ""
+    assert "\x1b" not in err and "\x07" not in err
