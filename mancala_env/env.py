@@ -90,7 +90,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
         if reward not in REWARDS:
             raise ValueError(f"reward {reward!r} is not supported; choose one of {REWARDS}")
         self.game = Game(variant, **options)
-        self.metadata = {**self.metadata, "name": self.game.variant.module_name()}
+        played = self.game.variant.version_of(self.game.options)  # an earlier one's options?
+        self.metadata = {**self.metadata, "name": self.game.variant.module_name(played)}
         self.render_mode = render_mode
         self.view = BoardView(render_mode, scale, self.metadata["render_fps"])
         self.reward_mode = reward

@@ -60,19 +60,22 @@ def raw_env(variant: str, **kwargs: Any) -> pettingzoo.AECEnv:
     return unwrapped_env(variant=variant, **kwargs)
 
 
-def versioned_module(variant: Variant) -> types.ModuleType:
-    """`mancala_env.<name>_v<version>`: the rule set's `env` and `raw_env`, PettingZoo style."""
+def versioned_module(variant: Variant, version: int | None = None) -> types.ModuleType:
+    """`mancala_env.<name>_v<version>`: the rule set's `env` and `raw_env`, PettingZoo style
+    (of an earlier version that stays playable: with the options that play it)."""
     doc = f"{variant.doc}\nVersion History\n---------------\n\n{variant.version_history()}\n"
-    module = types.ModuleType(f"mancala_env.{variant.module_name()}", doc)
+    module = types.ModuleType(f"mancala_env.{variant.module_name(version)}", doc)
+    played = variant.earlier_versions.get(version, {}) if version is not None else {}
 
     def module_env(**kwargs: Any) -> pettingzoo.AECEnv:
-        return env(variant.name, **kwargs)
+        return env(variant.name, **{**played, **kwargs})
 
     def module_raw_env(**kwargs: Any) -> pettingzoo.AECEnv:
-        return raw_env(variant.name, **kwargs)
+        return raw_env(variant.name, **{**played, **kwargs})
 
-    module_env.__doc__ = f"The wrapped AEC environment of {variant.title}."
-    module_raw_env.__doc__ = f"The unwrapped AEC environment of {variant.title}."
+    title = f"{variant.title} v{version}" if played else variant.title
+    module_env.__doc__ = f"The wrapped AEC environment of {title}."
+    module_raw_env.__doc__ = f"The unwrapped AEC environment of {title}."
     module_env.__signature__ = module_raw_env.__signature__ = WITHOUT_VARIANT
     module.env = module_env
     module.raw_env = module_raw_env
@@ -84,7 +87,7 @@ def retired_module(name: str) -> types.ModuleType | None:
     """Raise `RetiredVersionError` if `name` is an older version's module name (`jerin_v0`)."""
     for variant in VARIANTS.values():
         for version in range(variant.version):
-            if name == variant.module_name(version):
+            if name == variant.module_name(version) and version not in variant.earlier_versions:
                 retired(variant.name, version)
     return None
 
@@ -100,17 +103,22 @@ def _register_gym(env_id: str, entry_point: str, kwargs: dict[str, Any]) -> None
 
 
 def register_all() -> dict[str, types.ModuleType]:
-    """Register every rule set's current and retired ids; return the versioned modules."""
+    """Register every rule set's current, earlier playable and retired ids; return the
+    versioned modules."""
     modules = {}
     for variant in VARIANTS.values():
-        module = versioned_module(variant)
-        sys.modules[module.__name__] = module
-        modules[variant.module_name()] = module
         named = {"variant": variant.name}
-        _register_aec(variant.env_id(), "mancala_env.registration:env", named)
-        # the single-agent env, against a built-in opponent
-        _register_gym(variant.gym_id(), "mancala_env.gym_env:SingleAgentEnv", named)
-        for old in range(variant.version):  # retired ids say what replaced them
+        # the current version, then the earlier ones still played (with their options)
+        for version, options in ((None, {}), *variant.earlier_versions.items()):
+            module = versioned_module(variant, version)
+            sys.modules[module.__name__] = module
+            modules[variant.module_name(version)] = module
+            kwargs = {**named, **options}
+            _register_aec(variant.env_id(version), "mancala_env.registration:env", kwargs)
+            # the single-agent env, against a built-in opponent
+            _register_gym(variant.gym_id(version), "mancala_env.gym_env:SingleAgentEnv", kwargs)
+        for old in set(range(variant.version)) - set(variant.earlier_versions):
+            # retired ids say what replaced them
             refusal = {"variant": variant.name, "version": old}
             _register_aec(variant.env_id(old), "mancala_env.registration:retired", refusal)
             _register_gym(variant.gym_id(old), "mancala_env.registration:retired", refusal)

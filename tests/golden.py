@@ -1,6 +1,8 @@
 """Golden game records: seeded games of every rule set, move by move, replayed by the tests.
 
-Each registered rule-set version has a file ``tests/golden_games/<name>-v<version>.jsonl``. A
+Each playable rule-set version (the current one, and the earlier ones a rule set still plays
+with their options, `Variant.earlier_versions`) has a file
+``tests/golden_games/<name>-v<version>.jsonl``. A
 game opens with a header line (its options, the seed its start was drawn from, who played it);
 then one line a ply: the action played and the position it left (board, stores, player to move,
 legal actions, and whatever else the rule set keeps: phase, owners, closed and pregnant pits,
@@ -30,6 +32,7 @@ import numpy as np
 from agents.loader import load_agent
 from mancala_env import Game
 from mancala_env.variants import VARIANTS, Variant
+from mancala_env.variants.base import RelayOptions
 
 GOLDEN_DIR = Path(__file__).parent / "golden_games"
 MAX_PLIES = 3000  # no recorded game is longer; a longer one is cut here, and said so
@@ -50,12 +53,21 @@ OPTION_SETS: dict[str, list[dict[str, Any]]] = {
     "mighty_men": [{"setting_out": "random"}],
     "mighty_men_calm": [{"setting_out": "random"}],
 }
+# A relaying rule set's record also plays with a tight bound on relays, which refuses lifts
+# that the default bound (RELAY_LIMIT laps) plays: the bound's own mechanism in the record.
+TIGHT_RELAYS = {"relay_limit": 12}
 # Who plays each recorded game of an option set: four random games and one of search play.
 PLAYERS = (("random", "random"),) * 4 + (("alphabeta:depth=2", "greedy"),)
 
 
-def record_path(variant: Variant) -> Path:
-    return GOLDEN_DIR / f"{variant.name}-v{variant.version}.jsonl"
+def playable_versions(variant: Variant) -> list[int]:
+    """The versions of `variant` that make an environment: the earlier ones it still plays,
+    then the current one."""
+    return [*sorted(variant.earlier_versions), variant.version]
+
+
+def record_path(variant: Variant, version: int | None = None) -> Path:
+    return GOLDEN_DIR / f"{variant.name}-v{variant.version if version is None else version}.jsonl"
 
 
 def position(game: Game, action: int | None) -> dict[str, Any]:
@@ -98,7 +110,8 @@ def record_game(variant: Variant, options: dict[str, Any], seed: int, players: t
 def recorded_games(variant: Variant) -> Iterator[list]:
     """The games a record of `variant` holds, freshly played."""
     seed = 0
-    for options in [{}, *OPTION_SETS.get(variant.name, [])]:
+    relays = issubclass(variant.options_type, RelayOptions)
+    for options in [{}, *OPTION_SETS.get(variant.name, []), *([TIGHT_RELAYS] if relays else [])]:
         for players in PLAYERS:
             yield record_game(variant, options, seed, players)
             seed += 1
@@ -130,12 +143,16 @@ def read_record(path: Path) -> list[list]:
     return games
 
 
-def replay_difference(variant: Variant, game_number: int, recorded: list) -> str | None:
-    """Replay a recorded game's actions; describe the first ply that differs, or None."""
+def replay_difference(
+    variant: Variant, game_number: int, recorded: list, version: int | None = None
+) -> str | None:
+    """Replay a recorded game's actions under the rules of `version` (the current one by
+    default); describe the first ply that differs, or None."""
     header, *lines = recorded
-    game = Game(variant, **header["options"])
+    version = variant.version if version is None else version
+    game = Game(variant, **{**variant.earlier_versions.get(version, {}), **header["options"]})
     game.reset(np.random.default_rng(header["seed"]))
-    where = f"{variant.name}-v{variant.version} game {game_number} ({header['options']})"
+    where = f"{variant.name}-v{version} game {game_number} ({header['options']})"
     for ply, expected in enumerate(lines):
         if ply > 0:
             try:
@@ -167,11 +184,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.update:
             print(f"wrote {write_record(variant)}")
             continue
-        for number, recorded in enumerate(read_record(record_path(variant))):
-            difference = replay_difference(variant, number, recorded)
-            if difference:
-                failed += 1
-                print(difference)
+        for version in playable_versions(variant):
+            for number, recorded in enumerate(read_record(record_path(variant, version))):
+                difference = replay_difference(variant, number, recorded, version)
+                if difference:
+                    failed += 1
+                    print(difference)
     return 1 if failed else 0
 
 

@@ -25,9 +25,11 @@ import numpy as np
 
 from ..engine import layout as L
 from .base import (
+    RELAY_BOUNDED,
     RELAY_REPEATS,
     SKIPS,
     STALL_STOP_LAST,
+    UNBOUNDED_RELAYS,
     RelayOptions,
     Variant,
     choice,
@@ -117,7 +119,8 @@ AYOAYO = Variant(
     options_type=AyoayoOptions,
     readings=to_params,
     doc=__doc__,
-    history=((STALL_STOP_LAST, RELAY_REPEATS),),
+    history=((STALL_STOP_LAST, RELAY_REPEATS), (RELAY_BOUNDED,)),
+    earlier_versions={1: UNBOUNDED_RELAYS},
 )
 
 TAMPODUO = Variant(
@@ -128,5 +131,6 @@ TAMPODUO = Variant(
     options_type=TampoduoOptions,
     readings=to_params,
     doc=__doc__,
-    history=((STALL_STOP_LAST, RELAY_REPEATS),),
+    history=((STALL_STOP_LAST, RELAY_REPEATS), (RELAY_BOUNDED,)),
+    earlier_versions={1: UNBOUNDED_RELAYS},
 )

@@ -159,7 +159,7 @@ class RuleOptions:
 
 # The bound on a relay's laps (`engine.sowing.relay`): chosen from the lengths of relays in
 # random and search play, at least ten times the longest that ended (docs/relays.md).
-RELAY_LIMIT = None
+RELAY_LIMIT = 20_000
 
 
 @dataclass(frozen=True)
@@ -187,6 +187,13 @@ RELAY_REPEATS = (
     "a relay is endless only when its board and starting pit repeat: relays of more than 200 "
     "laps that end are played (they were refused as endless)"
 )
+RELAY_BOUNDED = (
+    f"a relay still going on after relay_limit laps ({RELAY_LIMIT:,} by default: more than ten "
+    "times the longest relay that ended in random and search play, docs/relays.md) counts as "
+    "endless, so its move is not legal; relay_limit=None plays as the version before"
+)
+# The options that play a relaying rule set's version before RELAY_BOUNDED exactly.
+UNBOUNDED_RELAYS = {"relay_limit": None}
 
 
 SOURCE_HOUSES = 6  # every source's board: two rows of six houses
@@ -247,6 +254,9 @@ class Variant:
     history: tuple[tuple[str, ...], ...] = ()
     # The actions, in the order of their numbers: the lifts, then the special moves.
     actions: tuple[ActionBlock, ...] = (LIFTS,)
+    # Earlier versions that stay playable, each with the options that play it exactly (the
+    # others are retired: their ids raise an error naming what replaced them).
+    earlier_versions: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     def params(self, options: RuleOptions) -> np.ndarray:
         """The rule parameter vector of this rule set under `options`: its own readings, and
@@ -266,6 +276,14 @@ class Variant:
         """The version in the environment ids: play changed `version` times since the first
         release (Gymnasium's and PettingZoo's convention)."""
         return len(self.history)
+
+    def version_of(self, options: RuleOptions) -> int:
+        """The version whose play `options` give: an earlier playable one when they hold its
+        options (`earlier_versions`), else the current one."""
+        for version, values in sorted(self.earlier_versions.items(), reverse=True):
+            if all(getattr(options, name) == value for name, value in values.items()):
+                return version
+        return self.version
 
     def env_id(self, version: int | None = None) -> str:
         """The PettingZoo id, ``mancala/<name>-v<version>`` (the current version by default)."""

@@ -35,10 +35,12 @@ import numpy as np
 from ..engine import layout as L
 from .actions import LIFTS, TWO_HOUSE_OPENING
 from .base import (
+    RELAY_BOUNDED,
     RELAY_REPEATS,
     SKIPS,
     STALL_STOP_LAST,
     STUCK,
+    UNBOUNDED_RELAYS,
     RelayOptions,
     Variant,
     choice,
@@ -119,5 +121,7 @@ JERIN = Variant(
             "were left once eight were on the board, whatever was still in hand)",
             "option fours='owner': each player takes the fours made in their own houses",
         ),
+        (RELAY_BOUNDED,),
     ),
+    earlier_versions={1: UNBOUNDED_RELAYS},
 )

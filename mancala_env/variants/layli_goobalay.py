@@ -35,9 +35,11 @@ import numpy as np
 
 from ..engine import layout as L
 from .base import (
+    RELAY_BOUNDED,
     RELAY_REPEATS,
     SKIPS,
     STALL_STOP_LAST,
+    UNBOUNDED_RELAYS,
     RelayOptions,
     Variant,
     choice,
@@ -109,5 +111,6 @@ LAYLI_GOOBALAY = Variant(
     options_type=LayliGoobalayOptions,
     readings=to_params,
     doc=__doc__,
-    history=((STALL_STOP_LAST, RELAY_REPEATS),),
+    history=((STALL_STOP_LAST, RELAY_REPEATS), (RELAY_BOUNDED,)),
+    earlier_versions={1: UNBOUNDED_RELAYS},
 )

@@ -42,9 +42,11 @@ import numpy as np
 from ..engine import layout as L
 from .actions import LIFTS, SETTING_OUT_CHOICE, SETTING_OUT_COUNT
 from .base import (
+    RELAY_BOUNDED,
     RELAY_REPEATS,
     REMAINDERS,
     STALL_STOP_LAST,
+    UNBOUNDED_RELAYS,
     RelayOptions,
     Variant,
     choice,
@@ -131,5 +133,6 @@ MANGALA = Variant(
     readings=to_params,
     doc=__doc__,
     actions=(LIFTS, SETTING_OUT_COUNT, SETTING_OUT_CHOICE),
-    history=((STALL_STOP_LAST, RELAY_REPEATS),),
+    history=((STALL_STOP_LAST, RELAY_REPEATS), (RELAY_BOUNDED,)),
+    earlier_versions={1: UNBOUNDED_RELAYS},
 )

@@ -31,9 +31,11 @@ import numpy as np
 from ..engine import layout as L
 from . import obridjie
 from .base import (
+    RELAY_BOUNDED,
     RELAY_REPEATS,
     SOURCE_HOUSES,
     STALL_STOP_LAST,
+    UNBOUNDED_RELAYS,
     RuleOptions,
     Variant,
     choice,
@@ -99,5 +101,7 @@ NCHO = Variant(
             "the player who takes the eleventh four during a sowing wins the last four at once "
             "(the sowing went on, and its last seed could make a twelfth four for the sower)",
         ),
+        (RELAY_BOUNDED,),
     ),
+    earlier_versions={1: UNBOUNDED_RELAYS},
 )

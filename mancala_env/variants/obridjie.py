@@ -26,11 +26,13 @@ import numpy as np
 
 from ..engine import layout as L
 from .base import (
+    RELAY_BOUNDED,
     RELAY_REPEATS,
     REMAINDERS,
     SKIPS,
     STALL_STOP_LAST,
     STUCK,
+    UNBOUNDED_RELAYS,
     RelayOptions,
     Variant,
     choice,
@@ -80,5 +82,6 @@ OBRIDJIE = Variant(
     options_type=ObridjieOptions,
     readings=to_params,
     doc=__doc__,
-    history=((STALL_STOP_LAST, RELAY_REPEATS),),
+    history=((STALL_STOP_LAST, RELAY_REPEATS), (RELAY_BOUNDED,)),
+    earlier_versions={1: UNBOUNDED_RELAYS},
 )

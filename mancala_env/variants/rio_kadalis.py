@@ -27,7 +27,15 @@ import numpy as np
 
 from ..engine import layout as L
 from . import obridjie
-from .base import STALL_STOP_LAST, Variant, choice, match_flag, max_rounds_field
+from .base import (
+    RELAY_BOUNDED,
+    STALL_STOP_LAST,
+    UNBOUNDED_RELAYS,
+    Variant,
+    choice,
+    match_flag,
+    max_rounds_field,
+)
 
 STARTERS = {"alternate": L.STARTER_ALTERNATE, "loser": L.STARTER_ROUND_LOSER}
 
@@ -69,5 +77,6 @@ RIO_KADALIS = Variant(
     options_type=RioKadalisOptions,
     readings=to_params,
     doc=__doc__,
-    history=((STALL_STOP_LAST,),),
+    history=((STALL_STOP_LAST,), (RELAY_BOUNDED,)),
+    earlier_versions={1: UNBOUNDED_RELAYS},
 )
