@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,7 +14,9 @@ from .backends import run_games
 from .endgames import EndgameAccuracy, endgame_accuracy, open_database
 from .ratings import Ratings, rate
 from .schedule import TournamentConfig, schedule
-from .store import GameStore
+from .store import GameStore, StoreError
+
+log = logging.getLogger("agents.tournament")
 
 
 @dataclass
@@ -44,11 +47,12 @@ def run_tournament(
     score each agent's moves in the positions it covers as well.
 
     Running it again with the same config continues where a stopped run left off; several
-    processes may run it on the same store at once.
+    processes may run it on the same store at once. A stored config (`GameStore.tournaments`)
+    whose agents' files or rules have changed since is refused (`begin`).
     """
     database = None if endgame_db is None else open_database(endgame_db, config)
     with GameStore(db) as store:
-        key = store.add_tournament(config)
+        key = begin(store, config)
         tasks = schedule(config)
         done = store.finished(key)
         todo = [task for task in tasks if task.index not in done]
@@ -81,3 +85,52 @@ def run_tournament(
         else endgame_accuracy(database, records, config.agents, seed=config.seed)
     )
     return TournamentResult(config, Path(db), records, ratings, played, endgames)
+
+
+def begin(store: GameStore, config: TournamentConfig) -> str:
+    """Record `config` in `store` and return its key, once it is known to be playable.
+
+    A config that holds other agents or rules than there are now (a stored tournament whose
+    model file was replaced since) is refused with a ValueError: its key names games of what it
+    holds. A new tournament that is a stored one with an agent or the rules changed is
+    announced (a warning on the ``agents.tournament`` logger, printed on stderr unless logging
+    is set up otherwise): the stored games stay under their key, none of them counts here."""
+    changes = config.changes()
+    if changes:
+        raise ValueError(
+            f"tournament {config.key} cannot go on: {'; '.join(changes)}. Its games stay under "
+            "its key; to play the agents as they are now, make the config again (the same "
+            "command makes a new tournament)"
+        )
+    if config.key not in store.tournament_keys():
+        for note in _earlier_versions(store, config):
+            log.warning(note)
+    return store.add_tournament(config)
+
+
+def _earlier_versions(store: GameStore, config: TournamentConfig) -> list[str]:
+    """A sentence for each stored tournament that is `config` but for an agent's identity or
+    the rules."""
+    try:
+        stored = store.tournaments()
+    except StoreError:  # a config this code cannot read: it is no earlier version of this one
+        return []
+    notes = []
+    for key, earlier in stored:
+        if earlier != config or key == config.key:
+            continue
+        what = [
+            f"{spec} (was {held}, is now {now})"
+            for spec, held, now in zip(
+                config.agents, earlier.identities or (), config.identities or (), strict=True
+            )
+            if held != now
+        ]
+        if earlier.rules != config.rules:
+            what.append("the rules")
+        notes.append(
+            f"note: {' and '.join(what) or 'the config'} changed since tournament {key} was "
+            f"played; its {len(store.finished(key))} games stay there, and this is a new "
+            f"tournament {config.key} that plays from the first game"
+        )
+    return notes

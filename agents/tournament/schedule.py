@@ -51,12 +51,13 @@ class TournamentConfig:
     openings: int = 0
     opening_plies: int = 4
     seed: int = 0
-    # what each agent is (`agent_identity`), read when the config is made: part of the key
-    identities: tuple[str, ...] = field(init=False, compare=False, repr=False)
-    # the rules the games are played under, read when the config is made: the rule set's
-    # version and every option, defaults included (part of the key, so that a rules change or
-    # a changed default makes another tournament)
-    rules: dict[str, Any] = field(init=False, compare=False, repr=False)
+    # what each agent is (`agent_identity`): part of the key. None (a new tournament) reads
+    # them from the agents' files now; a stored tournament gives the ones it was played with.
+    identities: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
+    # the rules the games are played under: the rule set's version and every option, defaults
+    # included (part of the key, so that a rules change or a changed default makes another
+    # tournament). None reads them from the rule set now; a stored tournament gives its own.
+    rules: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         get_variant(self.variant)  # an unknown rule set names the known ones
@@ -70,13 +71,14 @@ class TournamentConfig:
         for spec in self.agents:  # checked here, loaded where the games are played
             if parse_spec(spec)[0] == "human":  # SpecError lists the valid forms
                 raise SpecError(spec, "a tournament plays without people; choose another agent")
-        object.__setattr__(self, "identities", tuple(map(agent_identity, self.agents)))
-        variant = get_variant(self.variant)
-        rules = {
-            "version": variant.version,
-            "options": dataclasses.asdict(variant.options(**self.options)),
-        }
-        object.__setattr__(self, "rules", rules)
+        if self.identities is None:
+            object.__setattr__(self, "identities", self.identities_now())
+        else:
+            object.__setattr__(self, "identities", _stored_identities(self))
+        if self.rules is None:
+            object.__setattr__(self, "rules", self.rules_now())
+        elif not isinstance(self.rules, dict) or set(self.rules) != {"version", "options"}:
+            raise ValueError(f"rules must be a dict of 'version' and 'options', got {self.rules!r}")
         _check_int("games_per_pair", self.games_per_pair, 2, MAX_GAMES)
         if self.games_per_pair % 2:
             raise ValueError(
@@ -115,10 +117,40 @@ class TournamentConfig:
 
     @classmethod
     def from_json(cls, record: dict[str, Any]) -> TournamentConfig:
-        """The config of `record`; its agents' identities and its rules are read again from
-        what they are now."""
-        derived = {f.name for f in dataclasses.fields(cls) if not f.init}
-        return cls(**{name: value for name, value in record.items() if name not in derived})
+        """The config of `record` (a `to_json`), under the identities and rules it holds: a
+        stored tournament reads back under the key it was played with, whatever its agents'
+        files and the rule set hold now (a record without them reads them now)."""
+        return cls(**record)
+
+    def identities_now(self) -> tuple[str, ...]:
+        """What the agents' files hold now (`agent_identity`), whatever the config holds."""
+        return tuple(map(agent_identity, self.agents))
+
+    def rules_now(self) -> dict[str, Any]:
+        """The rule set's version and every option in play, as this code has them now."""
+        variant = get_variant(self.variant)
+        rules = {
+            "version": variant.version,
+            "options": dataclasses.asdict(variant.options(**self.options)),
+        }
+        return json.loads(json.dumps(rules))  # as a stored config holds them: lists, not tuples
+
+    def changes(self) -> list[str]:
+        """How the agents and rules this config holds differ from what they are now: one
+        sentence for each (none for a config made now). A stored tournament with changes
+        cannot be played on: its key names games of the agents and rules it holds."""
+        found = []
+        for spec, held in zip(self.agents, self.identities or (), strict=True):
+            try:
+                now = agent_identity(spec)
+            except (OSError, ValueError) as error:
+                found.append(f"{spec} was {held}; it cannot be read now: {error}")
+                continue
+            if now != held:
+                found.append(f"{spec} was {held}; its file now holds {now}")
+        if self.rules != self.rules_now():
+            found.append(f"the rules were {self.rules}; they are now {self.rules_now()}")
+        return found
 
     @property
     def key(self) -> str:
@@ -146,6 +178,21 @@ class GameTask:
     seed: int
     agent_seeds: tuple[int, int]
     opening: tuple[int, ...]
+
+
+def _stored_identities(config: TournamentConfig) -> tuple[str, ...]:
+    """The identities a config was given, checked: one string for each agent."""
+    given = config.identities
+    if (
+        not isinstance(given, (list, tuple))
+        or len(given) != len(config.agents)
+        or not all(isinstance(identity, str) for identity in given)
+    ):
+        raise ValueError(
+            f"identities must be one string for each of the {len(config.agents)} agents, "
+            f"got {given!r}"
+        )
+    return tuple(given)
 
 
 def _check_int(name: str, value: Any, low: int, high: int | None = None) -> None:
