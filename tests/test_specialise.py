@@ -193,6 +193,32 @@ def test_a_second_process_loads_the_batch_kernels_from_disk_without_compiling():
     assert "compiling" not in again.stderr
 
 
+NEW_NUMBERS_SCRIPT = """
+import sys
+from agents.loader import load_agent
+from mancala_env import Game
+from mancala_env.batch import BatchedGames
+options = dict(%s)
+game = Game("oware", **options)
+games = BatchedGames("oware", 16, **options)
+games.reset()
+games.step(games.random_actions())
+for spec in ("mcts:simulations=20", "alphabeta:depth=2"):
+    game.step(load_agent(spec, "oware", seed=0).act(game))
+"""
+
+
+def test_new_numbers_compile_nothing_once_the_rule_set_has_compiled():
+    """A game, a batch, MCTS and alpha-beta under numbers never seen before (a process of
+    their own) load the kernels the defaults compiled: no first-use message."""
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    run = [sys.executable, "-c"]
+    subprocess.run([*run, NEW_NUMBERS_SCRIPT % ""], check=True, env=env, capture_output=True)
+    numbers = NEW_NUMBERS_SCRIPT % "stall_limit=271, seeds=5"
+    again = subprocess.run([*run, numbers], check=True, env=env, capture_output=True, text=True)
+    assert "compiling" not in again.stderr
+
+
 def test_two_kernels_of_one_name_are_refused():
     source = "from numba import njit\n\n@njit\ndef step(state, action, params):\n    return 0\n"
     with pytest.raises(ValueError, match="kernels of the same name in .*: step"):
