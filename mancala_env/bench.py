@@ -17,6 +17,11 @@ its own fixed 3 seconds); a missing one is reported, not measured.
 
 A move is one ply: one player's action (a setting-out step counts as one). Each measurement
 runs for about `seconds` after an untimed warm-up that compiles what it needs.
+
+Two rows per rule set measure other things: a search agent's simulations a second (`searches`:
+the command line passes MCTS, `mcts:simulations=1000`, thinking on positions of random play;
+its `moves` are simulations), and `game_step_slowest`, the slowest of `slowest_moves` calls of
+`Game.step` in random play (a relay rule set's rare long turns show there, not in a rate).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import numba
 import numpy as np
@@ -181,6 +187,67 @@ def _vec_env(name: str, n_envs: int = 4096) -> Callable[[], tuple[int, int]] | N
     return run
 
 
+SEARCH_POSITIONS = 16  # positions a search thinks on, from random play
+
+
+def _search(name: str, make_agent: Callable[[str], Any]) -> Callable[[], tuple[int, int]]:
+    """A search agent's simulations on `SEARCH_POSITIONS` positions of random play, 6 to 36
+    plies in (an agent that reports ``last_simulations`` after ``act``)."""
+    agent = make_agent(name)
+    rng = np.random.default_rng(0)
+    positions = []
+    for i in range(SEARCH_POSITIONS):
+        game = Game(name, first_player="player_0")
+        game.reset(np.random.default_rng(i))
+        for _ in range(6 + 2 * i):
+            legal = game.legal_actions()
+            if len(legal) == 0:
+                break
+            before = game.copy()
+            game.step(int(rng.choice(legal)))
+            if game.over:
+                game = before
+                break
+        positions.append(game)
+
+    def run() -> tuple[int, int]:
+        simulations = 0
+        for game in positions:
+            agent.act(game.copy())
+            simulations += agent.last_simulations
+        return simulations, 0
+
+    return run
+
+
+def slowest_game_step(name: str, moves: int) -> dict[str, Any]:
+    """`moves` random moves through `Game.step` (a new game whenever one ends), each timed:
+    the slowest in milliseconds, and the rate."""
+    game = Game(name)
+    rng = np.random.default_rng(0)
+    game.reset(rng)
+    game.step(int(rng.choice(game.legal_actions())))  # compiles
+    game.reset(rng)
+    slowest, games, clock = 0.0, 0, time.perf_counter
+    start = clock()
+    for _ in range(moves):
+        if game.over:
+            game.reset(rng)
+            games += 1
+        action = int(rng.choice(game.legal_actions()))
+        began = clock()
+        game.step(action)
+        slowest = max(slowest, clock() - began)
+    elapsed = clock() - start
+    return {
+        "moves": moves,
+        "seconds": round(elapsed, 3),
+        "moves_per_s": round(moves / elapsed),
+        "games_per_s": round(games / elapsed, 1),
+        "slowest_ms": round(slowest * 1000, 3),
+    }
+
+
 def _open_spiel_oware() -> Callable[[], tuple[int, int]] | None:
     if importlib.util.find_spec("pyspiel") is None:
         return None
@@ -240,8 +307,15 @@ def _connect_four() -> Callable[[], tuple[int, int]] | None:
     return _aec(module.env)
 
 
-def measure(variants: list[str] | None = None, seconds: float = 2.0) -> Iterator[dict]:
-    """Yield one row per (rule set, layer): moves and games per second."""
+def measure(
+    variants: list[str] | None = None,
+    seconds: float = 2.0,
+    searches: dict[str, Callable[[str], Any]] | None = None,
+    slowest_moves: int = 100_000,
+) -> Iterator[dict]:
+    """Yield one row per (rule set, layer): moves and games per second; per search in
+    `searches` (a name and what makes its agent for a rule set), simulations per second; and
+    the slowest `Game.step` of `slowest_moves` (none when 0)."""
     import mancala_env  # the versioned modules for the AEC layer
 
     threads = numba.get_num_threads()
@@ -255,6 +329,7 @@ def measure(variants: list[str] | None = None, seconds: float = 2.0) -> Iterator
             "aec": _aec(getattr(mancala_env, get_variant(name).module_name()).env),
             "gymnasium": _gymnasium(name),
             "vec_env": _vec_env(name),
+            **{kind: _search(name, make) for kind, make in (searches or {}).items()},
         }
         if name == "oware":
             runs["pettingzoo connect_four_v3"] = _connect_four()
@@ -277,5 +352,8 @@ def measure(variants: list[str] | None = None, seconds: float = 2.0) -> Iterator
                 games_per_s=round(games / elapsed, 1),
             )
             yield row
+        if slowest_moves:
+            row = slowest_game_step(name, slowest_moves)
+            yield {"variant": name, "benchmark": "game_step_slowest", "threads": 1, **row}
         if name == "oware":
             yield {"variant": name, "benchmark": C_REFERENCE, "threads": 1, **c_reference_oware()}

@@ -225,6 +225,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+BENCH_SEARCH = "mcts:simulations=1000"  # the search whose simulations `mancala bench` counts
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import measure  # compiles the benchmark kernels only when asked for
 
@@ -238,15 +241,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
             return USAGE_ERROR
     if not args.json:
         print(f"{'variant':<16}{'benchmark':<28}{'threads':>8}{'moves/s':>14}{'games/s':>12}")
-    for row in measure(args.variant or None, args.seconds):
+    searches = {"mcts": lambda name: load_agent(BENCH_SEARCH, name, seed=0)}
+    for row in measure(args.variant or None, args.seconds, searches, args.slowest_moves):
         if args.json:
             print(json.dumps(row), flush=True)
         elif "note" in row:
             print(f"{row['variant']:<16}{row['benchmark']:<28}{'':>8}  {row['note']}", flush=True)
         else:
+            slowest = f"  slowest step {row['slowest_ms']:,.2f} ms" if "slowest_ms" in row else ""
             print(
                 f"{row['variant']:<16}{row['benchmark']:<28}{row['threads']:>8}"
-                f"{row['moves_per_s']:>14,}{row['games_per_s']:>12,.1f}",
+                f"{row['moves_per_s']:>14,}{row['games_per_s']:>12,.1f}{slowest}",
                 flush=True,
             )
     return 0
@@ -528,6 +533,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--seconds", type=real(0.01, 3600), default=2.0, help="time per measurement")
     p.add_argument("--json", action="store_true", help="one JSON object per row")
+    p.add_argument(
+        "--slowest-moves",
+        type=integer(0, 10**8),
+        default=100_000,
+        help="Game.step calls timed one by one for the slowest (0: none)",
+    )
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("tournament", help="rate agents in a tournament (resumable)")
