@@ -3,10 +3,14 @@
     python benchmarks/speed.py [--seconds 2] [--variant oware ...]
 
 The same measurements as `mancala bench` (see `mancala_env.bench`), laid out as one row per
-rule set and one column per layer, in moves (plies) per second. With Oware, the anchors measured
+rule set and one column per layer, in moves (plies) per second; `mcts` in simulations per
+second (`mcts:simulations=1000` on positions of random play), `slowest step` the slowest of
+100,000 `Game.step` calls in random play, in milliseconds. With Oware, the anchors measured
 in the same run follow: PettingZoo's `connect_four_v3` and OpenSpiel's `oware` stepped from Python
 (when installed: `pip install -e ".[bench]"`) in the `aec` column, the C reference loop (when
-there is a C compiler) in the `engine_1_core` column; then the ratios the speed targets are set in.
+there is a C compiler) in the `engine_1_core` column; then the ratios the speed targets are set in:
+Oware's against the anchors, and every rule set's batched, vec_env and MCTS rates against
+Oware's.
 """
 
 from __future__ import annotations
@@ -16,9 +20,12 @@ import platform
 
 import numba
 
+from agents import load_agent
 from mancala_env.bench import C_REFERENCE, OPEN_SPIEL, measure
 
-RELAY_RULE_SETS = ["ayoayo", "tampoduo", "ncho", "jerin", "layli_goobalay"]
+SEARCHES = {"mcts": lambda name: load_agent("mcts:simulations=1000", name, seed=0)}
+AGAINST_OWARE = ("batched", "vec_env", "mcts")  # each rule set's rate / Oware's
+SLOWEST = "slowest step"
 LAYERS = [
     "engine_1_core",
     "engine_1_core_shared",
@@ -28,6 +35,8 @@ LAYERS = [
     "aec",
     "gymnasium",
     "vec_env",
+    "mcts",
+    SLOWEST,
 ]
 
 
@@ -39,11 +48,13 @@ def main() -> None:
     table: dict[str, dict[str, str]] = {}
     others = []
     speeds: dict[tuple[str, str], int] = {}
-    for row in measure(args.variant or None, args.seconds):
+    for row in measure(args.variant or None, args.seconds, SEARCHES):
         cell = f"{row['moves_per_s']:,}" if "moves_per_s" in row else row["note"]
         if "moves_per_s" in row:
             speeds[row["variant"], row["benchmark"]] = row["moves_per_s"]
-        if row["benchmark"] in LAYERS:
+        if row["benchmark"] == "game_step_slowest":
+            table.setdefault(row["variant"], {})[SLOWEST] = f"{row['slowest_ms']:.2f} ms"
+        elif row["benchmark"] in LAYERS:
             table.setdefault(row["variant"], {})[row["benchmark"]] = cell
         else:
             others.append((row["benchmark"], cell))
@@ -73,10 +84,11 @@ def ratios(speeds: dict[tuple[str, str], int]) -> list[tuple[str, float]]:
         for text, top, anchor in wanted
         if top in speeds and ("oware", anchor) in speeds
     ]
-    for name in RELAY_RULE_SETS:
-        if (name, "engine_1_core") in speeds and ("oware", "engine_1_core") in speeds:
-            ratio = speeds[name, "engine_1_core"] / speeds["oware", "engine_1_core"]
-            found.append((f"{name} engine_1_core / oware engine_1_core", ratio))
+    for name in sorted({variant for variant, _ in speeds} - {"oware"}):
+        for layer in AGAINST_OWARE:
+            if (name, layer) in speeds and ("oware", layer) in speeds:
+                ratio = speeds[name, layer] / speeds["oware", layer]
+                found.append((f"{name} {layer} / oware {layer}", ratio))
     return found
 
 
