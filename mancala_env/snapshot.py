@@ -116,7 +116,7 @@ def check_keys(snapshot: Any, rules: Rules) -> None:
             f"its fields: {', '.join(known)}"
         )
     variant = snapshot.get("variant", rules.name)
-    if variant != rules.name:
+    if not isinstance(variant, str) or variant != rules.name:
         raise SnapshotError(f"snapshot is of variant {variant!r}, this game is {rules.name!r}")
     options = snapshot.get("options")
     if options is None:
@@ -267,7 +267,11 @@ def _setting_out(snapshot: dict[str, Any], s: np.ndarray, rules: Rules) -> None:
         unused("setup", setup, given, rules.name, "its setting out is given")
     elif rules.pieces:
         distributor = integer(setup[L.SETTING_OUT_DISTRIBUTOR], "setup[0] (the placer)", 0, 1)
-        by_players = rules.p(L.P_PIECE_SETTING_OUT) == L.PIECE_SETTING_OUT_PLAYERS
+        # the players set the pieces out, and choose a side, only when there are pieces
+        by_players = (
+            rules.p(L.P_PIECE_SETTING_OUT) == L.PIECE_SETTING_OUT_PLAYERS
+            and rules.p(L.P_PIECES) > 0
+        )
         choices = (1, 2) if by_players else (0,)
         if phase in (L.PHASE_PLACE, L.PHASE_SIDE):
             choices = (0,)

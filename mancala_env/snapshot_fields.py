@@ -63,7 +63,9 @@ def unused(key: str, values: Any, neutral: Any, variant: str, why: str) -> None:
 
 
 def choose(value: Any, key: str, allowed: tuple) -> Any:
-    if not any(value == a and type(value) is type(a) for a in allowed):
+    """`value` if it is one of `allowed`, of the same type (the type is compared first, so that
+    an array is refused rather than compared element by element)."""
+    if not any(type(value) is type(a) and value == a for a in allowed):
         names = ", ".join("null" if a is None else repr(a) for a in allowed)
         raise SnapshotError(f"'{key}' must be one of {names}, got {value!r}")
     return value

@@ -192,3 +192,42 @@ def test_a_snapshot_written_with_the_earlier_name_of_a_field_restores():
     del old["stall_plies"]
     game.restore(old)
     assert game.snapshot()["stall_plies"] == 42
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [
+        ("mighty_men", {"pieces": "none"}),
+        ("mighty_men_calm", {"pieces": ""}),
+        ("mighty_men", {"pieces": "none", "setting_out": "fixed"}),
+    ],
+)
+def test_a_pieces_game_without_pieces_restores_its_own_snapshots(variant, options):
+    """With no special pieces there is no setting out and no side to choose: the snapshot's
+    setup[2] (the side chosen) is 0, which restore used to refuse ('must be one of 1, 2')."""
+    import numpy as np
+
+    game = Game(variant, **options)
+    game.reset(np.random.default_rng(3))
+    rng = np.random.default_rng(4)
+    for _ in range(6):
+        game.step(int(rng.choice(game.legal_actions())))
+        snap = game.snapshot()
+        assert snap["setup"][2] == 0
+        twin = Game(variant, **options)
+        twin.restore(snap)
+        assert twin.snapshot() == snap
+
+
+@pytest.mark.parametrize(
+    "key", ["variant", "to_move", "end_reason", "winner", "round_starter", "phase"]
+)
+@pytest.mark.parametrize("value", [[1, 2], [], [0]])
+def test_an_array_in_a_named_field_is_refused_as_a_snapshot_error(key, value):
+    """A numpy array where a name or a player is due is refused naming the field (comparing it
+    to each allowed value used to raise numpy's 'truth value of an array is ambiguous')."""
+    import numpy as np
+
+    game = Game("oware")
+    with pytest.raises(SnapshotError, match=f"'{key}' must be|snapshot is of variant"):
+        game.restore({**game.snapshot(), key: np.array(value)})
