@@ -31,12 +31,18 @@ from agents.tournament import (
     BACKENDS,
     FORMATS,
     MAX_GAMES,
+    MAX_PAIRS,
+    MODELS,
     BackendError,
     GameStore,
+    MatchStep,
+    Sprt,
     StoreError,
     TournamentConfig,
     WorkerLost,
     format_leaderboard,
+    match_config,
+    run_match,
     run_tournament,
     write_report,
 )
@@ -304,6 +310,93 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             print(f"mancala tournament: error: cannot write the report: {error}", file=sys.stderr)
             return 1
         print(f"report: {markdown} and {page}")
+    return 0
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    try:
+        sprt = Sprt(args.elo0, args.elo1, args.alpha, args.beta, args.model)
+        config = match_config(
+            args.variant,
+            args.agent,
+            args.baseline,
+            options=dict(parse_option(text) for text in args.option),
+            openings=args.openings,
+            opening_plies=args.opening_plies,
+            seed=args.seed,
+        )
+    except (TypeError, ValueError) as error:
+        print(f"mancala match: error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    print(
+        f"SPRT {args.agent} vs {args.baseline} ({args.variant}): H0 {sprt.elo0:g} Elo, "
+        f"H1 {sprt.elo1:g} Elo ({sprt.model}), alpha {sprt.alpha:g}, beta {sprt.beta:g}; "
+        f"LLR bounds ({sprt.lower:.2f}, {sprt.upper:.2f})",
+        flush=True,
+    )
+    print(
+        f"{'pairs':>6} {'LL':>4} {'LD':>4} {'WL+DD':>6} {'WD':>4} {'WW':>4}  {'Elo [95%]':<24}"
+        f"{'nElo':<16}LLR",
+        flush=True,
+    )
+
+    def line(step: MatchStep) -> str:
+        e = step.estimate
+        counts = " ".join(f"{c:>{w}}" for c, w in zip(step.counts, (4, 4, 6, 4, 4), strict=True))
+        elo = f"{e.elo:+.1f} [{e.elo_low:+.1f}, {e.elo_high:+.1f}]"
+        nelo = f"{e.nelo:+.1f} ± {e.nelo_error:.1f}"
+        return f"{step.pairs:>6} {counts}  {elo:<24}{nelo:<16}{step.llr:.2f}"
+
+    def report(step: MatchStep) -> None:
+        if step.pairs % args.every == 0 or step.decision is not None:
+            print(line(step), flush=True)
+
+    try:
+        result = run_match(
+            config,
+            sprt,
+            db=args.db,
+            max_pairs=args.max_pairs,
+            backend=args.backend,
+            workers=args.workers,
+            ray_address=args.ray_address,
+            report=report,
+        )
+    except (TypeError, ValueError, BackendError) as error:  # a bad store or agent too
+        print(f"mancala match: error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    except (KeyboardInterrupt, WorkerLost) as error:
+        what = "interrupted" if isinstance(error, KeyboardInterrupt) else f"error: {error}"
+        print(
+            f"\nmancala match: {what}; the finished games are in {args.db}: "
+            "run the same command to continue",
+            file=sys.stderr,
+        )
+        return 130 if isinstance(error, KeyboardInterrupt) else 1
+    last = result.last
+    assert last is not None  # max_pairs >= 1
+    if last.pairs % args.every and last.decision is None:
+        print(line(last))
+    if last.decision == "H1":
+        verdict = (
+            f"H1 accepted (LLR {last.llr:.2f} >= {sprt.upper:.2f}): {args.agent} is taken to be "
+            f"{sprt.elo1:g} Elo stronger than {args.baseline}, not {sprt.elo0:g}"
+        )
+    elif last.decision == "H0":
+        verdict = (
+            f"H0 accepted (LLR {last.llr:.2f} <= {sprt.lower:.2f}): {args.agent} is taken to be "
+            f"{sprt.elo0:g} Elo stronger than {args.baseline}, not {sprt.elo1:g}"
+        )
+    else:
+        verdict = (
+            f"no decision after {last.pairs} pairs (LLR {last.llr:.2f}, bounds "
+            f"{sprt.lower:.2f} and {sprt.upper:.2f}): a larger --max-pairs goes on"
+        )
+    print(verdict)
+    print(
+        f"{last.pairs} pairs in {args.db} (tournament {config.key}; {result.played} games "
+        f"played now, {result.found} pairs found there)"
+    )
     return 0
 
 
@@ -589,6 +682,42 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="rule option")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_tournament)
+
+    p = sub.add_parser(
+        "match", help="an SPRT of one agent against another, pair by pair to a decision"
+    )
+    p.add_argument("agent", help="the agent tested (spec, see docs/agents.md)")
+    p.add_argument("baseline", help="the agent it is measured against")
+    p.add_argument("--variant", default="oware", help="rule set name (default: oware)")
+    p.add_argument("--elo0", type=real(), default=0.0, help="H0: agent is this many Elo stronger")
+    p.add_argument("--elo1", type=real(), default=50.0, help="H1: this many (above elo0)")
+    p.add_argument("--alpha", type=real(), default=0.05, help="chance of H1 when H0 holds")
+    p.add_argument("--beta", type=real(), default=0.05, help="chance of H0 when H1 holds")
+    p.add_argument("--model", default=MODELS[0], choices=MODELS, help="Elo model of the bounds")
+    p.add_argument(
+        "--max-pairs", type=integer(1, MAX_PAIRS), default=1000, help="stop undecided after"
+    )
+    p.add_argument(
+        "--openings",
+        type=integer(0, MAX_PAIRS),
+        default=MAX_PAIRS,
+        help="random opening lines the pairs cycle through (default: one for each pair)",
+    )
+    p.add_argument(
+        "--opening-plies", type=integer(1, MAX_OPENING_PLIES), default=4, help="moves in a line"
+    )
+    p.add_argument(
+        "--workers", type=integer(1, MAX_WORKERS), default=os.cpu_count() or 1, help="processes"
+    )
+    p.add_argument("--backend", default=BACKENDS[0], choices=BACKENDS)
+    p.add_argument("--ray-address", default=None, help="a running Ray cluster (ray backend)")
+    p.add_argument("--db", default="tournaments.sqlite", help="the SQLite store (resumable)")
+    p.add_argument("--every", type=integer(1), default=10, metavar="N", help="a line per N pairs")
+    p.add_argument(
+        "--seed", type=seed_type, default=0, help="seed of the openings, games and agents"
+    )
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="rule option")
+    p.set_defaults(func=cmd_match)
 
     p = sub.add_parser("solve", help="build an endgame database of perfect play (resumable)")
     p.add_argument("variant", help="rule set name: oware, kpo or ouri")

@@ -1,4 +1,5 @@
-"""Agent tournaments: fair schedules, a crash-proof SQLite store, ratings with error bars.
+"""Agent tournaments: fair schedules, a crash-proof SQLite store, ratings with error bars,
+and matches of two agents that stop at an SPRT's decision (`run_match`).
 
     from agents.tournament import TournamentConfig, run_tournament
     config = TournamentConfig("oware", ("random", "greedy", "alphabeta:depth=2"))
@@ -15,26 +16,37 @@ from .record import GameRecord
 from .report import format_leaderboard, write_report
 from .runner import TournamentResult, run_tournament
 from .schedule import FORMATS, MAX_GAMES, GameTask, TournamentConfig, schedule
+from .sequential import MAX_PAIRS, MatchResult, MatchStep, match_config, run_match
+from .sprt import MODELS, EloEstimate, Sprt, elo_estimate
 from .store import GameStore, StoreError
 
 __all__ = [
     "BACKENDS",
     "FORMATS",
     "MAX_GAMES",
+    "MAX_PAIRS",
+    "MODELS",
     "BackendError",
+    "EloEstimate",
     "GameRecord",
     "GameStore",
     "GameTask",
+    "MatchResult",
+    "MatchStep",
     "Ratings",
+    "Sprt",
     "StoreError",
     "TournamentConfig",
     "TournamentResult",
     "WorkerLost",
     "bradley_terry",
+    "elo_estimate",
     "format_leaderboard",
+    "match_config",
     "play_game",
     "rate",
     "run_games",
+    "run_match",
     "run_tournament",
     "schedule",
     "wilson",

@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -237,32 +238,42 @@ def schedule(config: TournamentConfig) -> list[GameTask]:
     couples of games with the same seed and opening, the seats swapped. A pair plays
     `games_per_pair` / 2 couples, so only that many of the openings are ever played, and only
     those are made."""
+    return list(scheduled(config))
+
+
+def scheduled(config: TournamentConfig, start: int = 0) -> Iterator[GameTask]:
+    """The games of `schedule` from number `start` on, one by one: an opening is made when
+    the first game that plays it is asked for (a match that stops early makes no more), and
+    the games before `start` are not made at all."""
     played = min(config.openings, config.games_per_pair // 2)
-    openings = [
-        (seed, random_opening(config, seed))
-        for seed in (_seed(config, 0, k) for k in range(played))
-    ]
-    tasks = []
+    openings: dict[int, tuple[int, tuple[int, ...]]] = {}
+    key = config.key
+    couples = config.games_per_pair // 2
     for p, (i, j) in enumerate(config.pairs):
-        for r in range(config.games_per_pair // 2):
-            if openings:
-                seed, opening = openings[r % len(openings)]
+        for r in range(couples):
+            if (p * couples + r + 1) * 2 <= start:
+                continue
+            if played:
+                k = r % played
+                if k not in openings:
+                    seed = _seed(config, 0, k)
+                    openings[k] = (seed, random_opening(config, seed))
+                seed, opening = openings[k]
             else:
                 seed, opening = _seed(config, 1, p, r), ()
             for swap in (False, True):
-                index = len(tasks)
+                index = (p * couples + r) * 2 + swap
+                if index < start:
+                    continue
                 first, second = (j, i) if swap else (i, j)
-                tasks.append(
-                    GameTask(
-                        tournament=config.key,
-                        index=index,
-                        variant=config.variant,
-                        options=dict(config.options),
-                        agents=(config.agents[first], config.agents[second]),
-                        identities=(config.identities[first], config.identities[second]),
-                        seed=seed,
-                        agent_seeds=(_seed(config, 2, index, 0), _seed(config, 2, index, 1)),
-                        opening=opening,
-                    )
+                yield GameTask(
+                    tournament=key,
+                    index=index,
+                    variant=config.variant,
+                    options=dict(config.options),
+                    agents=(config.agents[first], config.agents[second]),
+                    identities=(config.identities[first], config.identities[second]),
+                    seed=seed,
+                    agent_seeds=(_seed(config, 2, index, 0), _seed(config, 2, index, 1)),
+                    opening=opening,
                 )
-    return tasks
