@@ -20,7 +20,7 @@ from .engine.turn import ILLEGAL
 from .first_use import announce_compiling
 from .inputs import as_integer
 from .snapshot import Rules, state_from_snapshot
-from .snapshot_fields import SnapshotError
+from .snapshot_fields import PLAY_COUNTER_MAX, SnapshotError
 from .variants import RuleOptions, Variant, get_variant
 from .variants.actions import find
 from .variants.mighty_men_snapshot import SOWING_PHASES, pieces_snapshot
@@ -54,8 +54,17 @@ class IllegalActionError(ValueError):
     """An action the rules do not allow in the current position."""
 
 
+# The state's counts of plies, turns and stamps (see `snapshot_fields.COUNTER_MAX`).
+COUNTS = np.array([L.MOVE_NUMBER, L.STALL_PLIES, L.TURNS, L.TURNS + 1, L.MOVE + L.MOVE_STAMP])
+# Counts a game reaches only after a billion moves of play: a game restored with a count above
+# this checks its counts before each move; a game played from its start does not need to.
+HIGH_COUNT = 2**30
+
+
 class Game:
     """A game of `variant` under `options` (keyword options override the defaults)."""
+
+    _high_counts = False  # restored with a count above HIGH_COUNT (see `step`)
 
     def __init__(
         self, variant: str | Variant, options: RuleOptions | None = None, **option_values: Any
@@ -83,6 +92,7 @@ class Game:
         player = int(rng.integers(2)) if first == "random" else int(first[-1])
         seed = int(random_start_seeds(self.params, rng, 1)[0])
         self.kernels.new_game(self.params, player, self.state, seed)
+        self._high_counts = False
 
     # ---- reading the position -------------------------------------------------------------
     @property
@@ -144,6 +154,14 @@ class Game:
         if self.over:
             raise IllegalActionError("the game is over; reset it to play again")
         action = action_number(action, self.n_actions)
+        if self._high_counts and int(self.state[COUNTS].max()) > PLAY_COUNTER_MAX:
+            names = ("move_number", "stall_plies", "turns", "turns", "move.stamps")
+            full = names[int(self.state[COUNTS].argmax())]
+            raise ValueError(
+                f"the game's count {full!r} is {int(self.state[COUNTS].max()):,}, past the "
+                f"{PLAY_COUNTER_MAX:,} a game plays on from: the engine counts in 32 bits; "
+                "restore the position with smaller counts to play on"
+            )
         if self.kernels.step(self.state, action, self.params) == ILLEGAL:
             raise IllegalActionError(
                 f"action {action} is not legal for player_{self.to_move} now; "
@@ -225,6 +243,7 @@ class Game:
         if not state[L.OVER]:
             self.kernels.begin_turn(state, self.params)
         self.state[:] = state
+        self._high_counts = int(state[COUNTS].max()) > HIGH_COUNT
 
 
 def action_number(action: Any, n_actions: int) -> int:

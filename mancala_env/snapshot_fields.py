@@ -6,13 +6,17 @@ from typing import Any
 
 from .inputs import INT32_MAX, is_integer
 
-# The largest count of plies, turns or stamps a snapshot may hold: the game goes on counting
-# from there, so a counter leaves a billion steps of room below the engine's int32 limit.
-COUNTER_MAX = 2**30
+# The engine counts plies, turns and stamps in int32. A snapshot may hold counts up to
+# COUNTER_MAX; a game plays on only while every count is at most PLAY_COUNTER_MAX (`Game.step`
+# refuses a move past it), and one move adds far fewer than their difference, so every snapshot
+# a game makes restores and no count wraps round.
+COUNTER_MAX = INT32_MAX - 2**16
+PLAY_COUNTER_MAX = COUNTER_MAX - 2**16
 
 __all__ = [
     "COUNTER_MAX",
     "INT32_MAX",
+    "PLAY_COUNTER_MAX",
     "SnapshotError",
     "choose",
     "integer",
