@@ -335,8 +335,8 @@ def cmd_match(args: argparse.Namespace) -> int:
         flush=True,
     )
     print(
-        f"{'pairs':>6} {'LL':>4} {'LD':>4} {'WL+DD':>6} {'WD':>4} {'WW':>4}  {'Elo [95%]':<24}"
-        f"{'nElo':<16}LLR",
+        f"{'pairs':>6} {'LL':>4} {'LD':>4} {'WL+DD':>6} {'WD':>4} {'WW':>4}  {'Elo [95%]':<24} "
+        f"{'nElo':<15} LLR",
         flush=True,
     )
 
@@ -345,7 +345,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         counts = " ".join(f"{c:>{w}}" for c, w in zip(step.counts, (4, 4, 6, 4, 4), strict=True))
         elo = f"{e.elo:+.1f} [{e.elo_low:+.1f}, {e.elo_high:+.1f}]"
         nelo = f"{e.nelo:+.1f} ± {e.nelo_error:.1f}"
-        return f"{step.pairs:>6} {counts}  {elo:<24}{nelo:<16}{step.llr:.2f}"
+        return f"{step.pairs:>6} {counts}  {elo:<24} {nelo:<15} {step.llr:.2f}"
 
     def report(step: MatchStep) -> None:
         if step.pairs % args.every == 0 or step.decision is not None:
