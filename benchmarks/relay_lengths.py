@@ -42,6 +42,7 @@ from mancala_env.engine.moves import rule_candidates
 from mancala_env.engine.sowing import ENDLESS, relay
 from mancala_env.engine.turn import count_legal, new_game, nth_legal_action, step
 from mancala_env.variants import get_variant
+from mancala_env.variants.base import RelayOptions
 from train.files import write_atomically
 
 CAP = 1_000_000  # laps a relay is followed before it is counted as capped
@@ -261,29 +262,49 @@ def count(path: Path, scale: float) -> None:
     bar.close()
 
 
+def laps_played(ended: dict[int, int], found: dict[int, int], capped: int, limit: int) -> int:
+    """The laps these relays cost when a relay is given up after `limit` laps: each ended
+    relay's own, each endless one's until its repeat was found or the limit, whichever is
+    first (a capped relay costs the limit, or the cap: at least that when there is no limit)."""
+    return sum(min(laps, limit) * n for counts in (ended, found) for laps, n in counts.items()) + (
+        min(CAP, limit) * capped
+    )
+
+
 def summary(data: dict[str, Any]) -> list[dict[str, Any]]:
     """One row a configuration: lifts, the longest relay that ended, the laps endless relays
-    took to be found (median, 99th percentile, longest) and the capped count."""
+    took to be found (median, 99th percentile, longest), the capped count, and the laps a lift
+    costs on average with the exact cycle finding alone (a lower bound: the capped relays are
+    counted at the cap) and with the default `relay_limit`."""
+    limit = RelayOptions().relay_limit or CAP
     rows = []
     for config, entry in data["configurations"].items():
-        ended = {int(k): v for play in entry["ended"].values() for k, v in play.items()}
-        found: dict[int, int] = {}
-        for play in entry["found"].values():
-            for k, v in play.items():
-                found[int(k)] = found.get(int(k), 0) + v
+        ended, found = (_merged(entry[kind].values()) for kind in ("ended", "found"))
+        lifts, capped = sum(entry["lifts"].values()), sum(entry["capped"].values())
         rows.append(
             {
                 "configuration": config,
-                "lifts": sum(entry["lifts"].values()),
+                "lifts": lifts,
                 "longest_ended": max(ended, default=0),
                 "endless_found": sum(found.values()),
                 "found_median": _quantile(found, 0.5),
                 "found_p99": _quantile(found, 0.99),
                 "found_longest": max(found, default=0),
-                "capped": sum(entry["capped"].values()),
+                "capped": capped,
+                "laps_exact": laps_played(ended, found, capped, CAP) / max(lifts, 1),
+                "laps_bounded": laps_played(ended, found, capped, limit) / max(lifts, 1),
             }
         )
     return rows
+
+
+def _merged(plays: Any) -> dict[int, int]:
+    """The counts of random and search play, added up: laps -> relays."""
+    total: dict[int, int] = {}
+    for play in plays:
+        for k, v in play.items():
+            total[int(k)] = total.get(int(k), 0) + v
+    return total
 
 
 def _quantile(counts: dict[int, int], q: float) -> int:
@@ -299,16 +320,19 @@ def _quantile(counts: dict[int, int], q: float) -> int:
 def report(data: dict[str, Any]) -> str:
     """The Markdown table of `summary`, with the totals."""
     rows = summary(data)
+    limit = RelayOptions().relay_limit
     lines = [
         "| configuration | lifts | longest relay that ended | endless found | laps to find "
-        "one: median | 99% | longest | capped at 10^6 |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "one: median | 99% | longest | capped at 10^6 | laps a lift: exact (at least) | "
+        f"relay_limit={limit:,} |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         lines.append(
             f"| {r['configuration']} | {r['lifts']:,} | {r['longest_ended']:,} | "
             f"{r['endless_found']:,} | {r['found_median']:,} | {r['found_p99']:,} | "
-            f"{r['found_longest']:,} | {r['capped']:,} |"
+            f"{r['found_longest']:,} | {r['capped']:,} | {r['laps_exact']:.2f} | "
+            f"{r['laps_bounded']:.2f} |"
         )
     lifts = sum(r["lifts"] for r in rows)
     longest = max((r["longest_ended"] for r in rows), default=0)
@@ -326,12 +350,10 @@ def plot(data: dict[str, Any], out: Path) -> None:
     figure, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
     totals: dict[str, dict[str, dict[int, int]]] = {}
     for entry in data["configurations"].values():
-        name = entry["variant"]
         for kind in ("ended", "found"):
-            into = totals.setdefault(name, {}).setdefault(kind, {})
-            for play in entry[kind].values():
-                for k, v in play.items():
-                    into[int(k)] = into.get(int(k), 0) + v
+            into = totals.setdefault(entry["variant"], {}).setdefault(kind, {})
+            for laps, n in _merged(entry[kind].values()).items():
+                into[laps] = into.get(laps, 0) + n
     bins = np.unique(np.logspace(0, np.log10(CAP), 60).astype(int))
     for name, kinds in sorted(totals.items()):
         for axis, kind in ((left, "ended"), (right, "found")):
@@ -348,7 +370,7 @@ def plot(data: dict[str, Any], out: Path) -> None:
         axis.set_xlabel("laps")
         axis.set_ylabel("lifts")
         axis.set_title(title)
-    limit = get_variant("ayoayo").options().relay_limit
+    limit = RelayOptions().relay_limit
     if limit:
         for axis in (left, right):
             axis.axvline(limit, color="black", linestyle="--", label=f"relay_limit = {limit:,}")
