@@ -13,7 +13,7 @@ from tqdm import tqdm
 from .backends import run_games
 from .endgames import EndgameAccuracy, endgame_accuracy, open_database
 from .ratings import Ratings, rate
-from .schedule import TournamentConfig, schedule
+from .schedule import TournamentConfig, schedule, short
 from .store import GameStore, StoreError
 
 log = logging.getLogger("agents.tournament")
@@ -120,7 +120,7 @@ def _earlier_versions(store: GameStore, config: TournamentConfig) -> list[str]:
         if earlier != config or key == config.key:
             continue
         what = [
-            f"{spec} (was {held}, is now {now})"
+            f"{spec} (was {short(held)}, is now {short(now)})"
             for spec, held, now in zip(
                 config.agents, earlier.identities or (), config.identities or (), strict=True
             )

@@ -145,10 +145,10 @@ class TournamentConfig:
             try:
                 now = agent_identity(spec)
             except (OSError, ValueError) as error:
-                found.append(f"{spec} was {held}; it cannot be read now: {error}")
+                found.append(f"{spec} was {short(held)}; it cannot be read now: {error}")
                 continue
             if now != held:
-                found.append(f"{spec} was {held}; its file now holds {now}")
+                found.append(f"{spec} was {short(held)}; its file now holds {short(now)}")
         if self.rules != self.rules_now():
             found.append(f"the rules were {self.rules}; they are now {self.rules_now()}")
         return found
@@ -179,6 +179,12 @@ class GameTask:
     seed: int
     agent_seeds: tuple[int, int]
     opening: tuple[int, ...]
+
+
+def short(identity: str) -> str:
+    """An identity as a message shows it: a hash by its first 12 hex digits."""
+    kind, colon, digest = identity.partition(":")
+    return f"{kind}:{digest[:12]}" if colon and kind == "sha256" else identity
 
 
 def _stored_identities(config: TournamentConfig) -> tuple[str, ...]:

@@ -5,10 +5,12 @@ to the same decision."""
 from __future__ import annotations
 
 import re
+import sys
 
 import pytest
 
-from agents.tournament import GameStore, Sprt, match_config, run_match
+from agents.tournament import GameStore, Sprt, TournamentConfig, match_config, run_match, schedule
+from agents.tournament.schedule import scheduled
 from agents.tournament.sequential import pair_points
 from mancala_env.cli import main
 
@@ -101,3 +103,25 @@ def test_bad_bounds_are_refused_before_a_game(tmp_path, capsys, arguments, messa
 def test_a_max_pairs_beyond_the_schedule_is_refused(capsys):
     status, out, err = run(capsys, "--max-pairs", "50001")
     assert status == 2 and "--max-pairs" in err
+
+
+def test_a_schedule_made_lazily_from_any_game_is_the_schedule(monkeypatch):
+    module = sys.modules["agents.tournament.schedule"]  # the package's `schedule` is a function
+    for openings, format_ in ((0, "round-robin"), (3, "round-robin"), (50, "gauntlet")):
+        config = TournamentConfig(
+            "oware",
+            ("random", "greedy", "alphabeta:depth=1"),
+            games_per_pair=20,
+            format=format_,
+            openings=openings,
+        )
+        whole = schedule(config)
+        for start in (0, 1, 2, 19, 20, 21, 39, 59, 60):
+            assert list(scheduled(config, start)) == whole[start:]
+    made = []
+    real = module.random_opening
+    monkeypatch.setattr(module, "random_opening", lambda *a: made.append(a) or real(*a))
+    match = match_config("oware", "greedy", "random")
+    games = scheduled(match, start=2 * 30_000)  # a match resumed at pair 30,000 of 50,000
+    assert [next(games).index for _ in range(6)] == list(range(60_000, 60_006))
+    assert len(made) == 3  # the three pairs' openings, and no other
