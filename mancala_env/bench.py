@@ -8,9 +8,10 @@ batched engine (`BatchedGames.step_random`, the random actions chosen inside its
 the PettingZoo AEC environment with its standard wrappers, the single-agent Gymnasium
 environment against a random opponent, and the stable-baselines3 `MancalaVecEnv` against a
 random opponent (needs the `train` extra; it counts the learner's moves only, as a training
-run sees them). For Oware the same run also measures two anchors: PettingZoo's
-`connect_four_v3` (needs pygame) and OpenSpiel's `oware` (needs the optional `open-spiel`
-package), stepped from the fastest ordinary Python loop
+run sees them), and likewise Gymnasium's vector environment of the batched engine
+(``gymnasium.make_vec(id, num_envs=4096)``, `make_vec`). For Oware the same run also measures
+two anchors: PettingZoo's `connect_four_v3` (needs pygame) and OpenSpiel's `oware` (needs the
+optional `open-spiel` package), stepped from the fastest ordinary Python loop
 (`random.choice` over `state.legal_actions()`), and the C reference loop of random Oware
 (`anchors/oware_limit.c`, built with the system C compiler into a temporary folder and run for
 its own fixed 3 seconds); a missing one is reported, not measured.
@@ -187,6 +188,21 @@ def _vec_env(name: str, n_envs: int = 4096) -> Callable[[], tuple[int, int]] | N
     return run
 
 
+def _make_vec(name: str, n_envs: int = 4096) -> Callable[[], tuple[int, int]]:
+    import gymnasium
+
+    env = gymnasium.make_vec(get_variant(name).gym_id(), num_envs=n_envs, opponent="random")
+    _, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+
+    def run() -> tuple[int, int]:
+        nonlocal info
+        _, _, terminated, _, info = env.step(random_actions(info["action_mask"], rng))
+        return n_envs, int(terminated.sum())
+
+    return run
+
+
 SEARCH_POSITIONS = 16  # positions a search thinks on, from random play
 
 
@@ -329,6 +345,7 @@ def measure(
             "aec": _aec(getattr(mancala_env, get_variant(name).module_name()).env),
             "gymnasium": _gymnasium(name),
             "vec_env": _vec_env(name),
+            "make_vec": _make_vec(name),
             **{kind: _search(name, make) for kind, make in (searches or {}).items()},
         }
         if name == "oware":
@@ -336,6 +353,7 @@ def measure(
             runs[OPEN_SPIEL] = _open_spiel_oware()
         for kind, run in runs.items():
             parallel = ("engine_all_cores", "batched", "batched_given_actions", "vec_env")
+            parallel += ("make_vec",)
             used = threads if kind in parallel else 1
             row = {"variant": name, "benchmark": kind, "threads": used}
             if run is None:

@@ -97,9 +97,13 @@ def _register_aec(env_id: str, entry_point: str, kwargs: dict[str, Any]) -> None
         pettingzoo.register("aec", env_id, entry_point=entry_point, kwargs=kwargs)
 
 
-def _register_gym(env_id: str, entry_point: str, kwargs: dict[str, Any]) -> None:
+def _register_gym(
+    env_id: str, entry_point: str, vector_entry_point: str, kwargs: dict[str, Any]
+) -> None:
     if env_id not in gymnasium.registry:
-        gymnasium.register(env_id, entry_point=entry_point, kwargs=kwargs)
+        gymnasium.register(
+            env_id, entry_point=entry_point, vector_entry_point=vector_entry_point, kwargs=kwargs
+        )
 
 
 def register_all() -> dict[str, types.ModuleType]:
@@ -115,13 +119,18 @@ def register_all() -> dict[str, types.ModuleType]:
             modules[variant.module_name(version)] = module
             kwargs = {**named, **options}
             _register_aec(variant.env_id(version), "mancala_env.registration:env", kwargs)
-            # the single-agent env, against a built-in opponent
-            _register_gym(variant.gym_id(version), "mancala_env.gym_env:SingleAgentEnv", kwargs)
+            # the single-agent env against a built-in opponent, and make_vec's batched one
+            single, batched = (
+                "mancala_env.gym_env:SingleAgentEnv",
+                "mancala_env.gym_vector:MancalaVectorEnv",
+            )
+            _register_gym(variant.gym_id(version), single, batched, kwargs)
         for old in set(range(variant.version)) - set(variant.earlier_versions):
             # retired ids say what replaced them
             refusal = {"variant": variant.name, "version": old}
             _register_aec(variant.env_id(old), "mancala_env.registration:retired", refusal)
-            _register_gym(variant.gym_id(old), "mancala_env.registration:retired", refusal)
+            refuse = "mancala_env.registration:retired"
+            _register_gym(variant.gym_id(old), refuse, refuse, refusal)
     return modules
 
 

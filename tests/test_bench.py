@@ -12,7 +12,7 @@ def test_measure_reports_every_layer_with_positive_speeds():
     kinds = [row["benchmark"] for row in rows]
     layers = ("engine_1_core", "engine_1_core_shared", "engine_all_cores", "batched", "aec")
     layers += ("batched_given_actions",)
-    for kind in (*layers, "gymnasium", "vec_env"):
+    for kind in (*layers, "gymnasium", "vec_env", "make_vec"):
         assert kind in kinds
     assert {"pettingzoo connect_four_v3", OPEN_SPIEL, C_REFERENCE} <= set(kinds)
     for row in rows:
@@ -49,7 +49,7 @@ def test_bench_command_prints_json_rows(capsys):
     command = ["bench", "--variant", "kpo", "--seconds", "0.02", "--json", "--slowest-moves", "50"]
     assert main(command) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert {row["variant"] for row in rows} == {"kpo"} and len(rows) == 10
+    assert {row["variant"] for row in rows} == {"kpo"} and len(rows) == 11
     assert {"mcts", "game_step_slowest"} <= {row["benchmark"] for row in rows}
 
 

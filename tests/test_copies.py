@@ -65,6 +65,15 @@ def play_vec(env: Any, rng: np.random.Generator, steps: int) -> list:
     return trace
 
 
+def play_gym_vector(env: Any, rng: np.random.Generator, steps: int) -> list:
+    trace = []
+    for _ in range(steps):
+        *step, info = env.step(np.array([choose(mask, rng) for mask in env.action_masks()]))
+        final = [None if o is None else o.copy() for o in info.pop("final_obs", ())]
+        trace.append(copy.deepcopy((step, info, final)))
+    return trace
+
+
 # each kind: how to make one of rule set `name` and start it, and how to play it on
 KINDS: dict[str, tuple[Callable[[str], Any], Callable[[Any, np.random.Generator, int], list]]] = {
     "aec": (lambda name: mancala_env.make(name), play_aec),
@@ -74,6 +83,10 @@ KINDS: dict[str, tuple[Callable[[str], Any], Callable[[Any, np.random.Generator,
         play_gym,
     ),
     "vec_env": (lambda name: MancalaVecEnv(name, 3, opponent="random", seed=5), play_vec),
+    "gym_vector": (
+        lambda name: gymnasium.make_vec(VARIANTS[name].gym_id(), 3, opponent="greedy"),
+        play_gym_vector,
+    ),
 }
 
 

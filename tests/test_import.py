@@ -13,6 +13,8 @@ HEAVY = (
     "mancala_env.env",
     "mancala_env.gym_env",
     "mancala_env.vec_env",
+    "mancala_env.gym_vector",
+    "mancala_env.learner_batch",
     "mancala_env.render",
     "mancala_env.cli",
     "mancala_env.bench",
