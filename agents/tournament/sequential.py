@@ -120,40 +120,20 @@ def run_match(
         raise ValueError(f"max_pairs must be a positive integer, got {max_pairs!r}")
     if max_pairs > couples:
         raise ValueError(f"this match's schedule has {couples:,} pairs; max_pairs {max_pairs:,}")
-    counts = np.zeros(5, dtype=np.int64)
-    state = {"pairs": 0, "last": None, "played": 0}
-
-    def advance(stored: dict[int, Mapping[str, Any]]) -> bool:
-        """Count the pairs `stored` completes, in order; True once the match is over."""
-        while state["pairs"] < max_pairs:
-            pair = state["pairs"]
-            games = stored.get(2 * pair), stored.get(2 * pair + 1)
-            if games[0] is None or games[1] is None:
-                return False
-            counts[round(2 * pair_points(games, config.agents[0]))] += 1
-            ratio = sprt.llr(counts)
-            step = MatchStep(
-                pairs=pair + 1,
-                counts=tuple(int(c) for c in counts),  # type: ignore[arg-type]
-                llr=ratio,
-                estimate=elo_estimate(counts),
-                decision=sprt.decide(ratio),
-            )
-            state["pairs"], state["last"] = pair + 1, step
-            if report is not None:
-                report(step)
-            if step.decision is not None:
-                return True
-        return True
-
+    tally = _Tally(config.agents[0], sprt, max_pairs, report)
+    played = 0
     with GameStore(db) as store:
         key = begin(store, config)
-        stored = {record["game_index"]: record for record in store.games(key)}
-        over = advance(stored)
-        found = state["pairs"]
+
+        def held() -> dict[int, Mapping[str, Any]]:
+            return {record["game_index"]: record for record in store.games(key)}
+
+        stored = held()
+        over = tally.advance(stored)
+        found = tally.pairs
         while not over:
             games = run_games(
-                _missing(config, stored, state["pairs"], max_pairs),
+                _missing(config, stored, tally.pairs, max_pairs),
                 backend=backend,
                 workers=workers,
                 skip=lambda task: store.has_game(key, task.index),
@@ -162,20 +142,63 @@ def run_match(
             try:
                 for record in games:
                     if store.add_game(record):
-                        state["played"] += 1
-                    stored[record["game_index"]] = record
-                    if advance(stored):
+                        played += 1
+                        stored[record["game_index"]] = record
+                    else:  # another process stored it first: count its copy, as a rerun would
+                        stored = held()
+                    if tally.advance(stored):
                         over = True
                         break
             finally:
-                games.close()  # a decision leaves the games still being played unstored
+                close = getattr(games, "close", None)
+                if close is not None:  # a decision leaves the games being played unstored
+                    close()
             if not over:  # games another process played meanwhile were skipped: read them
-                counted = state["pairs"]
-                stored = {record["game_index"]: record for record in store.games(key)}
-                over = advance(stored)
-                if not over and state["pairs"] == counted:
+                counted = tally.pairs
+                stored = held()
+                over = tally.advance(stored)
+                if not over and tally.pairs == counted:
                     raise RuntimeError(f"pair {counted} of tournament {key} was not played")
-    return MatchResult(config, sprt, Path(db), state["last"], state["played"], found)
+    return MatchResult(config, sprt, Path(db), tally.last, played, found)
+
+
+class _Tally:
+    """The test's running count over a match's pairs, taken in schedule order."""
+
+    def __init__(
+        self,
+        agent: str,
+        sprt: Sprt,
+        max_pairs: int,
+        report: Callable[[MatchStep], None] | None,
+    ) -> None:
+        self.agent, self.sprt, self.max_pairs, self.report = agent, sprt, max_pairs, report
+        self.counts = np.zeros(5, dtype=np.int64)
+        self.pairs = 0
+        self.last: MatchStep | None = None
+
+    def advance(self, stored: Mapping[int, Mapping[str, Any]]) -> bool:
+        """Count the next pairs whose two games `stored` holds; True once the test has decided
+        or `max_pairs` pairs are counted."""
+        while self.pairs < self.max_pairs:
+            first, second = stored.get(2 * self.pairs), stored.get(2 * self.pairs + 1)
+            if first is None or second is None:
+                return False
+            self.counts[round(2 * pair_points((first, second), self.agent))] += 1
+            ratio = float(self.sprt.llr(self.counts))
+            self.pairs += 1
+            self.last = MatchStep(
+                pairs=self.pairs,
+                counts=tuple(int(c) for c in self.counts),  # type: ignore[arg-type]
+                llr=ratio,
+                estimate=elo_estimate(self.counts),
+                decision=self.sprt.decide(ratio),
+            )
+            if self.report is not None:
+                self.report(self.last)
+            if self.last.decision is not None:
+                return True
+        return True
 
 
 def _missing(
