@@ -53,6 +53,8 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .ratings import wilson
+
 # a pair's score per game for the first agent: its points over the pair (0, 0.5, 1, 1.5, 2) / 2
 PAIR_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
 PAIR_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)
@@ -263,7 +265,9 @@ def elo_estimate(counts: ArrayLike) -> EloEstimate:
     """The first agent's Elo from the (unregularized) pentanomial `counts`, as fastchess
     estimates it: the mean pair score per game and its standard error over pairs, the 95%
     interval ``score ± 1.96 * se`` mapped to logistic Elo, and normalized Elo
-    ``(score - 1/2) / sqrt(2 * variance) * 800 / ln 10``."""
+    ``(score - 1/2) / sqrt(2 * variance) * 800 / ln 10``. Where every pair scored the same
+    (a clean sweep, say) the standard error is 0 and the interval is Wilson's for as many
+    trials instead, so that ten sweeps do not claim an infinite Elo for certain."""
     n = np.asarray(counts, dtype=np.float64)
     if n.shape != (5,) or not np.all(np.isfinite(n)) or np.any(n < 0):
         raise ValueError(f"pentanomial counts are 5 non-negative numbers, got {counts!r}")
@@ -274,6 +278,11 @@ def elo_estimate(counts: ArrayLike) -> EloEstimate:
     score = float(frequencies @ PAIR_SCORES)
     variance = float(frequencies @ (PAIR_SCORES - score) ** 2)
     error = Z95 * math.sqrt(variance / pairs)
+    if variance == 0:  # every pair scored the same: the normal approximation has no width
+        low, high = wilson(score, pairs, Z95)
+        low, high = (0.0 if score == 0 else low), (1.0 if score == 1 else high)  # exactly
+    else:
+        low, high = score - error, score + error
     if variance == 0:
         nelo = math.copysign(math.inf, score - 0.5) if score != 0.5 else 0.0
         nelo_error = 0.0
@@ -284,8 +293,8 @@ def elo_estimate(counts: ArrayLike) -> EloEstimate:
         pairs=pairs,
         score=score,
         elo=logistic_elo(score),
-        elo_low=logistic_elo(score - error),
-        elo_high=logistic_elo(score + error),
+        elo_low=logistic_elo(low),
+        elo_high=logistic_elo(high),
         nelo=nelo,
         nelo_error=nelo_error,
     )

@@ -12,6 +12,7 @@ import pytest
 from agents.tournament.sprt import (
     NELO_SCALE,
     PAIR_SCORES,
+    Z95,
     Sprt,
     elo_estimate,
     llr,
@@ -161,9 +162,12 @@ def test_the_elo_estimate_is_fastchess_s(counts, elo, error, nelo, nelo_error):
     assert estimate.nelo_error == pytest.approx(nelo_error, rel=0.01)
 
 
-def test_the_elo_estimate_of_a_clean_sweep_is_infinite():
-    estimate = elo_estimate([0, 0, 0, 0, 7])
+def test_the_elo_estimate_of_a_clean_sweep_is_infinite_with_a_finite_lower_bound():
+    estimate = elo_estimate([0, 0, 0, 0, 10])
     assert estimate.elo == math.inf and estimate.score == 1 and estimate.nelo == math.inf
+    # Wilson's interval of 10 successes in 10 trials: from 10 / (10 + 1.96^2) = 0.722
+    assert estimate.elo_low == pytest.approx(-400 * math.log10(1 / (10 / (10 + Z95**2)) - 1))
+    assert estimate.elo_high == math.inf
 
 
 def test_pentanomial_counts_the_five_pair_scores():
