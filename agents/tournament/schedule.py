@@ -42,6 +42,10 @@ class TournamentConfig:
     against each of the others). `games_per_pair` is even: each pair plays as many games from
     each seat. `openings` > 0 starts the games from that many random lines of
     `opening_plies` moves each; 0 starts every game from the rule set's starting position.
+
+    `identities` and `rules` are what the agents and the rules were when the tournament was
+    set up: left out, they are read now; a stored config (`from_json`) gives its own, so that it
+    keeps its key after a model file changes (`changes` tells what differs now).
     """
 
     variant: str
