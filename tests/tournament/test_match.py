@@ -98,6 +98,7 @@ def test_bad_bounds_are_refused_before_a_game(tmp_path, capsys, arguments, messa
     db = tmp_path / "m.sqlite"
     status, out, err = run(capsys, *arguments, "--db", str(db))
     assert status == 2 and message in err and not db.exists()
+    assert out == "" and err.startswith("mancala match: error: ") and len(err.splitlines()) == 1
 
 
 def test_a_max_pairs_beyond_the_schedule_is_refused(capsys):
