@@ -102,17 +102,21 @@ class HumanAgent:
         legal = ", ".join(entries)
         if not text:
             return f"Please enter a move: {legal}."
-        if text.isdigit() and game.state[L.PHASE] == L.PHASE_PLAY:
-            house = int(text)
-            if 1 <= house <= int(game.params[L.P_LIFT_ACTIONS]):
+        # Digits 0-9 only: str.isdigit takes '²' and other digits int() refuses, and a number
+        # of thousands of digits is too long for int(); neither names a house.
+        number = text.isascii() and text.isdigit()
+        shown = text if len(text) <= 20 else f"{text[:20]}..."
+        if number and game.state[L.PHASE] == L.PHASE_PLAY:
+            house = int(text) if len(text) <= 9 else None
+            if house is not None and 1 <= house <= int(game.params[L.P_LIFT_ACTIONS]):
                 return (
                     f"House {house} cannot be played now (it is empty, not yours, or the rules "
                     f"forbid it). Legal moves: {legal}."
                 )
-            return f"There is no house {house}. Legal moves: {legal}."
-        if text.isdigit() and game.state[L.PHASE] == L.PHASE_SET_OUT:
+            return f"There is no house {shown}. Legal moves: {legal}."
+        if number and game.state[L.PHASE] == L.PHASE_SET_OUT:
             most = max(map(int, entries))
-            return f"{text} is not allowed here: leave from 0 to {most} seeds in this hole."
-        if text.isdigit():
-            return f"{text} is not allowed here. Choose one of: {legal}."
-        return f"{text!r} is not a move. Legal moves: {legal} (or help, quit)."
+            return f"{shown} is not allowed here: leave from 0 to {most} seeds in this hole."
+        if number:
+            return f"{shown} is not allowed here. Choose one of: {legal}."
+        return f"{shown!r} is not a move. Legal moves: {legal} (or help, quit)."

@@ -35,7 +35,7 @@ from .engine.scratch import copy_into
 from .engine.starts import random_start_seeds
 from .engine.turn import new_game, step
 from .game import Game, IllegalActionError, action_number
-from .inputs import is_integer
+from .inputs import check_batch_seed, check_memory, is_integer
 from .kernels import rule_set_kernels
 from .observation import MAX_OBSERVATION, observation_high, write_observation
 from .opponents import DRAW_BOUND, drawn_legal_action
@@ -190,9 +190,12 @@ class BatchedGames:
         self.n_games = int(n_games)
         self.n_actions = int(self.params[L.P_N_ACTIONS])
         self.observation_high = observation_high(self.params)
-        self._rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(check_batch_seed(seed))
         first = self.options.first_player
         self._first = -1 if first == "random" else int(first[-1])  # see _first_player
+        # the arrays below, a game's share: two states, its observation, mask and results
+        per_game = 8 * self.layout.STATE_SIZE + MAX_OBSERVATION + self.n_actions + 26
+        check_memory(self.n_games * per_game, f"n_games={self.n_games:,} ({per_game} bytes a game)")
         self.states = np.zeros((n_games, self.layout.STATE_SIZE), dtype=np.int32)
         self._observations = np.zeros((n_games, MAX_OBSERVATION), dtype=np.int8)
         self.masks = np.zeros((n_games, self.n_actions), dtype=np.int8)
@@ -262,6 +265,7 @@ class BatchedGames:
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Start every game afresh; returns observations, masks and the players to move."""
+        seed = check_batch_seed(seed)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self.kernels.batch_reset(

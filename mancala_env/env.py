@@ -52,8 +52,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .common_observation import ObservationEncoding
-from .game import Game
-from .inputs import check_max_moves
+from .game import Game, action_number
+from .inputs import check_max_moves, check_seed
 from .observation import observation_high, observation_names, observe
 from .render import BoardView
 
@@ -126,6 +126,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
 
     # ---- the AEC loop ------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        seed = check_seed(seed)
         if seed is not None:
             self._np_random, _ = seeding.np_random(seed)
         self.game.reset(self._np_random)
@@ -208,12 +209,28 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
         self.view.close()
 
 
+class CheckedActionWrapper(wrappers.BaseWrapper):
+    """Refuses an action that is not an integer in range as the raw environment does (one
+    `IllegalActionError` line naming the allowed actions) and hands on the others as ints,
+    before PettingZoo's wrappers look at it: they index the action mask with the action, so
+    True or an array would otherwise end in numpy's error. A legal-looking action the rules
+    forbid still reaches `TerminateIllegalWrapper`."""
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if not (self.terminations[agent] or self.truncations[agent]):
+            action = action_number(action, int(self.action_space(agent).n))
+        super().step(action)
+
+
 def env(**kwargs: Any) -> AECEnv:
     """The environment with PettingZoo's standard wrappers for classic games (the arguments
-    are `raw_env`'s, as its signature shows; rule options are the rule set's, see its page)."""
+    are `raw_env`'s, as its signature shows; rule options are the rule set's, see its page),
+    the actions checked first (`CheckedActionWrapper`)."""
     wrapped = raw_env(**kwargs)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    wrapped = CheckedActionWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 

@@ -62,20 +62,20 @@ HIGH_COUNT = 2**30
 
 
 class Game:
-    """A game of `variant` under `options` (keyword options override the defaults)."""
+    """A game of `variant` under `options` (its rule options, or a dict of option values;
+    keyword options override them and the defaults)."""
 
     _high_counts = False  # restored with a count above HIGH_COUNT (see `step`)
 
     def __init__(
-        self, variant: str | Variant, options: RuleOptions | None = None, **option_values: Any
+        self,
+        variant: str | Variant,
+        options: RuleOptions | dict[str, Any] | None = None,
+        **option_values: Any,
     ) -> None:
         self.variant = variant if isinstance(variant, Variant) else get_variant(variant)
-        if options is None:
-            options = self.variant.options(**option_values)
-        elif option_values:
-            options = dataclasses.replace(options, **option_values)
-        self.options = options
-        self.params = self.variant.params(options)
+        self.options = rule_options(self.variant, options, option_values)
+        self.params = self.variant.params(self.options)
         self.n_actions = int(self.params[L.P_N_ACTIONS])
         self.total_seeds = int(self.params[L.P_TOTAL_SEEDS])
         self.houses = int(self.params[L.P_HOUSES])  # houses a player
@@ -244,6 +244,29 @@ class Game:
             self.kernels.begin_turn(state, self.params)
         self.state[:] = state
         self._high_counts = int(state[COUNTS].max()) > HIGH_COUNT
+
+
+def rule_options(variant: Variant, options: Any, values: dict[str, Any]) -> RuleOptions:
+    """The options of a game of `variant`: `options` (the rule set's options, a dict of option
+    values, or None for the defaults) with the option `values` given as keywords over them;
+    ValueError names an unknown option or a bad value, and the known ones."""
+    kind = variant.options_type
+    if isinstance(options, dict):
+        if not all(isinstance(key, str) for key in options):
+            raise ValueError(f"the options of {variant.name} are named by text, got {options!r}")
+        return variant.options(**{**options, **values})
+    if options is None:
+        return variant.options(**values)
+    if type(options) is not kind:
+        raise ValueError(
+            f"options must be {variant.name}'s rule options ({kind.__name__}, from "
+            f"get_variant({variant.name!r}).options(...)), a dict of option values or None; "
+            f"got {type(options).__name__}"
+        )
+    if not values:
+        return options
+    given = {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
+    return variant.options(**{**given, **values})
 
 
 def action_number(action: Any, n_actions: int) -> int:

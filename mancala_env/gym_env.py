@@ -62,7 +62,7 @@ from .common_observation import ObservationEncoding
 from .engine import layout as L
 from .env import REWARDS
 from .game import Game, IllegalActionError, action_number
-from .inputs import check_max_moves
+from .inputs import check_max_moves, check_seed
 from .observation import observe
 from .opponents import greedy_action, load_opponent, opponent_actions
 from .render import BoardView
@@ -150,7 +150,7 @@ class SingleAgentEnv(gymnasium.Env):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start a new game and play the opponent's moves until the agent is to move
         (`options` is accepted for the Gymnasium API and not used)."""
-        super().reset(seed=seed)
+        super().reset(seed=check_seed(seed))
         if self.seat_option == "random":
             self.seat = int(self.np_random.integers(2))
         self._draw_opponent()

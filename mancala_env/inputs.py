@@ -1,4 +1,5 @@
-"""The one rule for integers a user hands in (actions, integer options, snapshot fields).
+"""The one rule for integers a user hands in (actions, integer options, snapshot fields), the
+random seeds it allows, and the check that a request fits in the machine's memory.
 
 Python and numpy integers are integers, and so is a numpy integer array of one element (what
 a policy returns for one action); bools are not, though Python counts them as integers, and
@@ -7,6 +8,7 @@ neither are floats or strings, however whole.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -26,6 +28,32 @@ def as_integer(value: Any) -> int | None:
     return int(value) if is_integer(value) else None
 
 
+def check_seed(seed: Any) -> int | None:
+    """A random seed (of `reset` and the batches): None or an integer of 0 or more (numpy
+    integers too, bools not), as a Python int."""
+    if seed is None:
+        return None
+    if not is_integer(seed) or seed < 0:
+        raise ValueError(f"seed must be an integer of 0 or more, or None; got {seed!r}")
+    return int(seed)
+
+
+def check_batch_seed(seed: Any) -> Any:
+    """A batch's seed: a seed (`check_seed`), a list of integers of 0 or more (taken together,
+    as numpy does), or a numpy SeedSequence."""
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if isinstance(seed, (list, tuple)) and seed and all(is_integer(s) and s >= 0 for s in seed):
+        return [int(s) for s in seed]
+    try:
+        return check_seed(seed)
+    except ValueError:
+        raise ValueError(
+            "seed must be an integer of 0 or more, a list of them, a numpy SeedSequence or "
+            f"None; got {seed!r}"
+        ) from None
+
+
 def check_max_moves(max_moves: Any) -> int | None:
     """The environments' `max_moves`: a positive integer or None."""
     if max_moves is None:
@@ -33,3 +61,40 @@ def check_max_moves(max_moves: Any) -> int | None:
     if not is_integer(max_moves) or max_moves < 1:
         raise ValueError(f"max_moves must be a positive integer or None, got {max_moves!r}")
     return int(max_moves)
+
+
+def available_memory() -> int | None:
+    """Bytes of memory this machine can give now: Linux's MemAvailable, else its physical
+    memory, else None (not known)."""
+    try:
+        with open("/proc/meminfo") as file:
+            for line in file:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def byte_size(count: int) -> str:
+    """A number of bytes as a reader writes it: 14.3 GiB."""
+    size = float(count)
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if size < 1024 or unit == "PiB":
+            return f"{size:,.0f} {unit}" if unit == "bytes" else f"{size:,.1f} {unit}"
+        size /= 1024
+    raise AssertionError  # pragma: no cover - the loop returns
+
+
+def check_memory(needed: int, what: str) -> None:
+    """Refuse work that needs more memory than this machine has available now, before it
+    allocates any: `what` names the argument that asks for it (``max_seeds 31``)."""
+    available = available_memory()
+    if available is not None and needed > available:
+        raise ValueError(
+            f"{what} needs {byte_size(needed)} of memory and this machine has "
+            f"{byte_size(available)} available; ask for less"
+        )

@@ -63,3 +63,15 @@ def test_a_bad_agent_spec_is_named_with_the_valid_forms():
     run = play("oware", "--opponent", "alphabeta:depht=3")
     assert run.returncode == 2
     assert "bad agent spec 'alphabeta:depht=3'" in run.stderr and "valid agent specs" in run.stderr
+
+
+def test_digits_no_house_can_have_are_explained_not_a_traceback():
+    """'²' passes str.isdigit but not int(); 5000 digits are past int()'s limit on digits."""
+    entries = "²\n" + "9" * 5000 + "\n١\nquit\n"
+    run = play("oware", "--seed", "2", "--option", "first_player=player_0", stdin=entries)
+    assert run.returncode == 0 and run.stderr == "", run.stderr
+    out = run.stdout
+    assert "'²' is not a move. Legal moves: 1, 2, 3, 4, 5, 6 (or help, quit)." in out
+    assert f"There is no house {'9' * 20}.... Legal moves: 1, 2, 3, 4, 5, 6." in out
+    assert "'١' is not a move." in out
+    assert out.splitlines()[-1] == "player_0 quit: the game ends unfinished after 0 moves"
