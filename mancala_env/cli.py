@@ -484,6 +484,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
     except ValueError as error:  # a bad variant, option or seed count; a database refused
         print(f"mancala solve: error: {error}", file=sys.stderr)
         return USAGE_ERROR
+    except (OSError, MemoryError) as error:  # a full disk, a folder that cannot be written
+        why = (error.strerror or str(error)) if isinstance(error, OSError) else "out of memory"
+        print(
+            f"mancala solve: error: cannot build the database in {directory}: {why}; the "
+            "finished seed counts are kept: run the same command to continue",
+            file=sys.stderr,
+        )
+        return 1
     except KeyboardInterrupt:
         print(
             f"\nmancala solve: interrupted; the finished seed counts are in {directory}: "

@@ -20,6 +20,7 @@ from numba.typed import List
 from tqdm import tqdm
 
 from ..engine import layout as L
+from ..inputs import check_memory
 from ..variants import RuleOptions, Variant
 from .files import level_path, read_level, write_level
 from .index import BINOMIAL, MAX_SEEDS, level_size, total_size
@@ -141,13 +142,15 @@ def build(
     holding a database of other rules, or a corrupt file, raises DatabaseError."""
     check_solvable(variant, options)
     max_seeds = check_max_seeds(variant, options, max_seeds)
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
     rules = rules_header(variant, options)
     pits = rules["pits"]
     offsets = np.array(
         [total_size(k - 1, pits) if k else 0 for k in range(max_seeds + 2)], np.int64
     )
+    # at least: a byte a board of every level, and two more a board of the last one solved
+    check_memory(int(offsets[-1]) + 2 * level_size(max_seeds, pits), f"max_seeds {max_seeds}")
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
     values = np.zeros(offsets[-1], np.uint8)
     found = []
     for seeds in range(max_seeds + 1):

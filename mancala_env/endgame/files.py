@@ -76,11 +76,27 @@ def write_level(
     text = MAGIC + json.dumps(header).encode()
     path = level_path(directory, seeds)
     part = path.with_name(path.name + ".part")
-    with open(part, "wb") as file:
-        file.write(text.ljust(HEADER_SIZE, b"\0"))
-        file.write(np.ascontiguousarray(values, dtype=np.uint8).tobytes())
-    os.replace(part, path)
+    try:
+        with open(part, "wb") as file:
+            file.write(text.ljust(HEADER_SIZE, b"\0"))
+            file.write(np.ascontiguousarray(values, dtype=np.uint8).tobytes())
+        os.replace(part, path)
+    except BaseException:  # a full disk, a kill: no part file is left behind
+        part.unlink(missing_ok=True)
+        raise
     return path
+
+
+# The header's entries and what each must be (a JSON header may hold anything).
+HEADER_TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
+    "variant": (str, "a rule set's name"),
+    "version": (int, "an integer"),
+    "options": (dict, "an object of option values"),
+    "rules": (str, "a text"),
+    "seeds": (int, "an integer"),
+    "positions": (int, "an integer"),
+    "checksum": (str, "a text"),
+}
 
 
 def _read_header(path: Path) -> dict[str, Any]:
@@ -95,13 +111,19 @@ def _read_header(path: Path) -> dict[str, Any]:
         header = json.loads(head[len(MAGIC) :].rstrip(b"\0"))
         if not isinstance(header, dict) or header.get("format") != FORMAT:
             raise ValueError
-        for key in ("variant", "version", "options", "rules", "seeds", "positions", "checksum"):
+        for key in HEADER_TYPES:
             header[key]  # noqa: B018 - each key must be there
     except (ValueError, KeyError, UnicodeDecodeError):
         raise DatabaseError(
             f"{path} is corrupt or of another format: its header cannot be read "
             f"(format {FORMAT} expected)"
         ) from None
+    for key, (kinds, what) in HEADER_TYPES.items():
+        value = header[key]
+        if not isinstance(value, kinds) or isinstance(value, bool):
+            raise DatabaseError(
+                f"{path} is corrupt: its header's {key!r} must be {what}, got {value!r}"[:300]
+            )
     return header
 
 
@@ -128,4 +150,11 @@ def read_level(path: Path, seeds: int, rules: dict[str, Any]) -> np.ndarray:
     values = np.memmap(path, dtype=np.uint8, mode="r", offset=HEADER_SIZE, shape=(expected,))
     if checksum(values) != header["checksum"]:
         raise DatabaseError(f"{path} is corrupt: its values do not match their checksum")
+    # a board of `seeds` seeds is worth 0 to `seeds` seeds (2 * seeds half seeds) to either player
+    most = int(values.max()) if expected else 0
+    if most > 2 * seeds:
+        raise DatabaseError(
+            f"{path} is corrupt: it holds a value of {most} half seeds, and a board of {seeds} "
+            f"seeds is worth 0 to {2 * seeds}"
+        )
     return values

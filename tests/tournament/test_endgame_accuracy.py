@@ -100,7 +100,7 @@ def test_an_agent_with_no_scored_move_shows_dashes(result) -> None:
         (lambda path: build(get_variant("ouri"), get_variant("ouri").options(), 2, path, False),
          "was built for ouri v1 .*, not for oware v1"),
         (lambda path: path.mkdir(), "holds no endgame database"),
-        (lambda path: None, "holds no endgame database"),
+        (lambda path: None, "argument --endgame-db: .*db: no such folder"),
     ],
 )  # fmt: skip
 def test_a_database_that_does_not_fit_is_refused_before_any_game(tmp_path, capsys, make, message):

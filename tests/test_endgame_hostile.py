@@ -1,0 +1,181 @@
+"""Hostile endgame databases and requests (issue 34): a level file whose header or values no
+build writes is refused on load with one line naming what is wrong; a build that cannot fit in
+memory is refused before it begins; a build that cannot write leaves no part file and says why."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+
+import pytest
+
+from mancala_env import inputs
+from mancala_env.batch import BatchedGames
+from mancala_env.cli import main
+from mancala_env.endgame import files
+from mancala_env.endgame.build import build
+from mancala_env.endgame.database import EndgameDatabase
+from mancala_env.endgame.files import HEADER_SIZE, MAGIC, DatabaseError, checksum, level_path
+from mancala_env.variants import get_variant
+
+OWARE = get_variant("oware")
+SEEDS = 3
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory):
+    directory = tmp_path_factory.mktemp("oware")
+    build(OWARE, OWARE.options(), SEEDS, directory, progress=False)
+    return directory
+
+
+@pytest.fixture
+def copy(source, tmp_path):
+    """A copy of the database, to damage."""
+    for seeds in range(SEEDS + 1):
+        level_path(tmp_path, seeds).write_bytes(level_path(source, seeds).read_bytes())
+    return tmp_path
+
+
+def rewrite(path, header_change=None, values_change=None) -> None:
+    """Rewrite a level file as a forger would: its header changed and its values changed, with
+    the checksum recomputed so that it still matches."""
+    data = path.read_bytes()
+    header = json.loads(data[len(MAGIC) : HEADER_SIZE].rstrip(b"\0"))
+    values = bytearray(data[HEADER_SIZE:])
+    if values_change:
+        values_change(values)
+    header["checksum"] = checksum(bytes(values))
+    header.update(header_change or {})
+    text = MAGIC + json.dumps(header).encode()
+    path.write_bytes(text.ljust(HEADER_SIZE, b"\0") + bytes(values))
+
+
+def loads(directory):
+    """Every way a database is loaded: opened, added to by a build, used by a command."""
+    yield lambda: EndgameDatabase(directory, OWARE, OWARE.options())
+    yield lambda: build(OWARE, OWARE.options(), SEEDS + 1, directory, progress=False)
+
+
+def refused_by_the_commands(directory, capsys, message) -> None:
+    for argv in (
+        ["accuracy", "random", "--max-seeds", str(SEEDS), "--positions", "5", "--db"],
+        ["solve", "oware", "--max-seeds", str(SEEDS + 1), "--no-progress", "--out"],
+    ):
+        assert main([*argv, str(directory)]) == 2
+        err = capsys.readouterr().err
+        assert message in err and len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"options": ["grand_slam", "no_capture"]}, "header's 'options' must be an object"),
+        ({"options": [], "rules": "other"}, "header's 'options' must be an object"),
+        ({"options": "x", "version": 9}, "header's 'options' must be an object"),
+        ({"seeds": "2"}, "header's 'seeds' must be an integer, got '2'"),
+        ({"version": True}, "header's 'version' must be an integer, got True"),
+        ({"variant": None}, "header's 'variant' must be a rule set's name, got None"),
+    ],
+)
+def test_a_header_entry_of_the_wrong_kind_is_refused_on_every_load(copy, capsys, change, message):
+    """An options list used to end in AttributeError ('list' object has no attribute 'items')
+    where the header was named in a message, and to pass unseen where it was not."""
+    rewrite(level_path(copy, 2), header_change=change)
+    for load in loads(copy):
+        with pytest.raises(DatabaseError, match=message):
+            load()
+    refused_by_the_commands(copy, capsys, message)
+    assert not level_path(copy, SEEDS + 1).exists()
+
+
+@pytest.mark.parametrize(("seeds", "value"), [(1, 3), (2, 5), (3, 255), (0, 1)])
+def test_a_value_no_board_of_its_seed_count_can_have_is_refused(copy, capsys, seeds, value):
+    """A board of k seeds is worth 0 to 2k half seeds; a forged level (a 4-seed board worth
+    127.5 seeds) with its checksum recomputed used to be read and played from."""
+
+    def forge(values):
+        values[len(values) // 2] = value
+
+    rewrite(level_path(copy, seeds), values_change=forge)
+    message = f"holds a value of {value} half seeds, and a board of {seeds} seeds is worth 0 to"
+    for load in loads(copy):
+        with pytest.raises(DatabaseError, match=message):
+            load()
+    refused_by_the_commands(copy, capsys, message)
+
+
+def test_a_build_that_needs_more_memory_than_there_is_is_refused_before_it_begins(
+    tmp_path, capsys, monkeypatch
+):
+    """`solve --max-seeds 31` on a machine without 14.3 GiB used to end in numpy's
+    _ArrayMemoryError; now the need is said before a folder is made."""
+    monkeypatch.setattr(inputs, "available_memory", lambda: 2_000)
+    out = tmp_path / "db"
+    with pytest.raises(ValueError, match=r"max_seeds 4 needs 4\.\d KiB of memory and this"):
+        build(OWARE, OWARE.options(), 4, out, progress=False)
+    assert main(["solve", "oware", "--max-seeds", "4", "--out", str(out), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "mancala solve: error: max_seeds 4 needs" in err and "2.0 KiB available" in err
+    assert len(err.strip().splitlines()) == 1 and not out.exists()
+
+
+@pytest.mark.parametrize("n_games", [10**15, 2**63, 2**64])
+def test_a_batch_larger_than_memory_is_refused_naming_n_games(n_games):
+    with pytest.raises(ValueError, match=f"n_games={n_games:,} .* needs .* of memory"):
+        BatchedGames("oware", n_games)
+
+
+def test_a_batch_that_fits_is_not_refused(monkeypatch):
+    monkeypatch.setattr(inputs, "available_memory", lambda: 10**6)
+    assert BatchedGames("oware", 100).states.shape[0] == 100
+    with pytest.raises(ValueError, match="n_games=10,000 .* needs 8.2 MiB of memory"):
+        BatchedGames("oware", 10_000)
+
+
+def test_a_full_disk_leaves_no_part_file_and_is_one_line(tmp_path, capsys, monkeypatch):
+    real_open = open
+
+    class FullDisk:
+        def __init__(self, file):
+            self.file = file
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.file.close()
+
+        def write(self, data):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def opened(path, mode="r", *args, **kwargs):
+        file = real_open(path, mode, *args, **kwargs)
+        return FullDisk(file) if "w" in mode else file
+
+    monkeypatch.setattr(files, "open", opened, raising=False)
+    out = tmp_path / "db"
+    status = main(["solve", "oware", "--max-seeds", "2", "--out", str(out), "--no-progress"])
+    err = capsys.readouterr().err
+    assert status == 1 and len(err.strip().splitlines()) == 1, err
+    assert f"cannot build the database in {out}: No space left on device" in err
+    assert os.listdir(out) == []
+
+
+@pytest.mark.parametrize(
+    ("out", "message"),
+    [
+        ("{file}", "is a file; name a folder"),
+        ("{file}/db", "is a file, not a folder"),
+        ("/proc/db", "cannot write in /proc"),
+    ],
+)
+def test_solve_out_where_no_database_can_be_written_is_one_line(tmp_path, capsys, out, message):
+    file = tmp_path / "f"
+    file.write_text("x")
+    out = out.replace("{file}", str(file))
+    assert main(["solve", "oware", "--max-seeds", "2", "--out", out]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1, err
+    assert file.read_text() == "x"
