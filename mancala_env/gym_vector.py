@@ -6,7 +6,7 @@ of each against a built-in opponent, the opponent's moves made inside the batch.
 | Action space      | `MultiDiscrete([n] * N)`; `single_action_space` is `Discrete(n)` |
 | Observation space | `Box((N, k), int8)`, a row per game, from the learner's side     |
 | Action mask       | `info["action_mask"]`, `(N, n)` int8; `action_masks()` as bool   |
-| Autoreset         | `AutoresetMode.SAME_STEP` (``metadata["autoreset_mode"]``)       |
+| Autoreset         | same step, or `autoreset_mode="NextStep"` (``metadata``)         |
 
 Every rule set's Gymnasium id has this class as its vector entry point, so `make_vec` without a
 `vectorization_mode` (or with ``"vector_entry_point"``) makes it; ``"sync"`` and ``"async"``
@@ -22,13 +22,22 @@ Each step plays the learner's `actions`, one per game, then the opponent's moves
 learner is to move in every game; an action that is not legal raises `ValueError` naming the
 legal ones, before any game is stepped.
 
-Autoreset, same step: a game that ends in a step is `terminated` (games are never truncated) and
-its slot starts a new game at once, so the step's observation, `action_mask` and `seat` are
-already the new game's (after the opponent's opening moves if it moves first). As Gymnasium's
-`SyncVectorEnv(..., autoreset_mode=AutoresetMode.SAME_STEP)` does, ``info["final_obs"]`` (an
-object array, None where no game ended) holds the learner's view of each final position and
-``info["final_info"]`` the ended games' ``seat``, ``winner`` (the winning seat, -1 for a draw)
-and ``end_reason``, each key with its ``_key`` mask of the games that have it.
+Autoreset (``metadata["autoreset_mode"]``, set by the argument `autoreset_mode`; games are never
+truncated):
+
+- ``AutoresetMode.SAME_STEP``, the default: a game that ends in a step is `terminated` and its
+  slot starts a new game at once, so the step's observation, `action_mask` and `seat` are
+  already the new game's (after the opponent's opening moves if it moves first). As Gymnasium's
+  `SyncVectorEnv(..., autoreset_mode=AutoresetMode.SAME_STEP)` does, ``info["final_obs"]`` (an
+  object array, None where no game ended) holds the learner's view of each final position and
+  ``info["final_info"]`` the ended games' ``seat``, ``winner`` (the winning seat, -1 for a
+  draw) and ``end_reason``, each key with its ``_key`` mask of the games that have it.
+- ``AutoresetMode.NEXT_STEP`` (``autoreset_mode="NextStep"``), Gymnasium's default mode: the
+  step in which a game ends returns its final observation, an all-zero mask, its ``seat`` and
+  ``winner`` and ``end_reason`` in `info` (masked by ``_winner`` and ``_end_reason``); in the
+  next step that slot's action is not looked at and the slot returns the new game (reward 0,
+  not terminated). What older Gymnasium wrappers assume (1.2's `RecordEpisodeStatistics`
+  counts a same-step game one step short).
 
 Seeding: `reset(seed=...)` (an integer, or a list of integers taken together) seeds the first
 players, the seats, the random settings out, the draws from a pool and the opponents' choices
@@ -66,6 +75,7 @@ class MancalaVectorEnv(LearnerBatch, VectorEnv):
         reward: str = "win_loss",
         observation: str = "raw",
         render_mode: str | None = None,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
         **options: Any,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
@@ -77,6 +87,14 @@ class MancalaVectorEnv(LearnerBatch, VectorEnv):
                 f"render_mode {render_mode!r} is not supported by the batched environment; "
                 "render one game with gymnasium.make or use vectorization_mode='sync'"
             )
+        modes = (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP)
+        mode = next((m for m in modes if autoreset_mode in (m, m.value)), None)
+        if mode is None:
+            raise ValueError(
+                f"autoreset_mode must be one of {[m.value for m in modes]} (or an AutoresetMode "
+                f"of them); got {autoreset_mode!r}"
+            )
+        self.metadata = {**type(self).metadata, "autoreset_mode": mode}
         LearnerBatch.__init__(
             self, variant, int(num_envs), opponent, seat, None, reward, observation, **options
         )
@@ -86,6 +104,8 @@ class MancalaVectorEnv(LearnerBatch, VectorEnv):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.observation_names = self.encoding.names
         self._all = np.ones(self.num_envs, dtype=bool)
+        self._pending = np.zeros(self.num_envs, dtype=bool)  # next step: games to show anew
+        self._masks = np.zeros((self.num_envs, self.games.n_actions), dtype=np.int8)
 
     def reset(
         self,
@@ -98,24 +118,42 @@ class MancalaVectorEnv(LearnerBatch, VectorEnv):
         if seed is not None:
             seed = _entropy(seed)
         observations = self._start(seed)
+        self._pending[:] = False
         return observations, self._info()
 
     def step(
         self, actions: Any
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Play the learner's `actions` (one per game), then the opponent's moves until the
-        learner is to move in every game; games that end start anew in the same step."""
-        observations, rewards, terminations, ends = self._advance(actions)
+        learner is to move in every game; see the module's docstring for games that end."""
+        active = ~self._pending if self._pending.any() else None
+        observations, rewards, terminations, ends = self._advance(actions, active)
         truncations = np.zeros(self.num_envs, dtype=bool)
         info = self._info()
-        if len(ends.rows):
+        if len(ends.rows) and self.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP:
+            rows = ends.rows
+            observations[rows] = ends.observations
+            info["action_mask"][rows] = 0
+            self._masks[rows] = 0
+            info["seat"][rows] = ends.seats
+            final = self._final(ends)["final_info"]
+            info.update({key: final[key] for key in ("winner", "_winner")})
+            info.update({key: final[key] for key in ("end_reason", "_end_reason")})
+        elif len(ends.rows):
             info.update(self._final(ends))
+        self._pending[:] = terminations
         return observations, rewards.astype(np.float64), terminations, truncations, info
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions in every game as the last step showed them, (num_envs,
+        n_actions) bool (with next-step autoreset, none in a game that has just ended)."""
+        return self._masks.astype(bool)
 
     # ---- helpers -----------------------------------------------------------------------------
     def _info(self) -> dict[str, Any]:
+        self._masks = self.games.masks.astype(np.int8)
         return {
-            "action_mask": self.games.masks.astype(np.int8),
+            "action_mask": self._masks.copy(),
             "_action_mask": self._all.copy(),
             "seat": self.seats.astype(np.int64),
             "_seat": self._all.copy(),

@@ -48,6 +48,13 @@ class AgentOpponent:
         return actions
 
 
+def _split(seed: Any) -> tuple[int, np.random.SeedSequence]:
+    """Two independent seeds from `seed` (an integer, a list of them, or None: fresh entropy):
+    an integer for the batch, a seed sequence for the learner's side."""
+    games, own = np.random.SeedSequence(seed).spawn(2)
+    return int(games.generate_state(1, np.uint64)[0]), own
+
+
 @dataclass
 class Ends:
     """The games that ended in a step (their slots already hold new games), in the order they
@@ -80,7 +87,7 @@ class LearnerBatch:
             raise ValueError(f"seat must be 0, 1 or 'random', got {seat!r}")
         if reward not in REWARDS:
             raise ValueError(f"reward {reward!r} is not supported; choose one of {REWARDS}")
-        games_seed, own_seed = np.random.SeedSequence(seed).spawn(2)
+        games_seed, own_seed = _split(seed)
         self.games = BatchedGames(variant, n_envs, seed=games_seed, **options)
         self.num_envs = n_envs
         self._rng = np.random.default_rng(own_seed)
@@ -138,7 +145,7 @@ class LearnerBatch:
         given); the learner's observations."""
         games_seed = None
         if seed is not None:
-            games_seed, own_seed = np.random.SeedSequence(seed).spawn(2)
+            games_seed, own_seed = _split(seed)
             self._rng = np.random.default_rng(own_seed)
             for member in self._pool:  # agents reseeded too: a seeded start replays the games
                 if isinstance(member, AgentOpponent) and hasattr(member.agent, "reset"):
@@ -151,17 +158,20 @@ class LearnerBatch:
         self._started = True
         return self._observations()
 
-    def _advance(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, Ends]:
-        """Play the learner's `actions`, then the opponent's moves until the learner is to move
-        in every game: the observations, rewards and dones, and the games that ended."""
+    def _advance(
+        self, actions: Any, active: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, Ends]:
+        """Play the learner's `actions` (in the `active` games only, when given: the others'
+        actions are not looked at), then the opponent's moves until the learner is to move in
+        every game: the observations, rewards and dones, and the games that ended."""
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        actions = self._learner_actions(actions)
+        actions = self._learner_actions(actions, active)
         n = self.num_envs
         rewards = np.zeros(n, dtype=np.float32)
         dones = np.zeros(n, dtype=bool)
         ends: list[tuple] = []
-        self._collect_ends(self.games.step(actions), rewards, dones, ends)
+        self._collect_ends(self.games.step(actions, active=active), rewards, dones, ends)
         self._play_opponent((rewards, dones, ends))
         score = self._learner_score()
         if self.reward_mode == "score":
@@ -205,7 +215,7 @@ class LearnerBatch:
     def _observations(self) -> np.ndarray:
         return self.encoding.encode(self.games.observations.copy())
 
-    def _learner_actions(self, actions: Any) -> np.ndarray:
+    def _learner_actions(self, actions: Any, active: np.ndarray | None = None) -> np.ndarray:
         actions = np.asarray(actions)
         if actions.size != self.num_envs or not np.issubdtype(actions.dtype, np.integer):
             raise ValueError(
@@ -213,7 +223,8 @@ class LearnerBatch:
                 f"{actions.shape} of {actions.dtype}"
             )
         actions = actions.reshape(self.num_envs).astype(np.int64)
-        self._check_legal(actions, self._rows, "the learner")
+        rows = self._rows if active is None else np.flatnonzero(active)
+        self._check_legal(actions[rows], rows, "the learner")
         return actions
 
     def _check_legal(self, actions: np.ndarray, rows: np.ndarray, who: str) -> None:

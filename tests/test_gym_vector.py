@@ -4,6 +4,8 @@ Pickling and deep copies are in tests/test_copies.py (kind ``gym_vector``)."""
 
 from __future__ import annotations
 
+import inspect
+
 import gymnasium
 import numpy as np
 import pytest
@@ -31,7 +33,9 @@ def make(name: str = "oware", n: int = N, **kwargs) -> MancalaVectorEnv:
 
 
 def random_actions(info: dict, rng: np.random.Generator) -> np.ndarray:
-    return np.array([rng.choice(np.flatnonzero(mask)) for mask in info["action_mask"]])
+    """A random legal action per game; 0 where there is none (a game just ended, next-step)."""
+    legal = [np.flatnonzero(mask) for mask in info["action_mask"]]
+    return np.array([rng.choice(moves) if len(moves) else 0 for moves in legal])
 
 
 def games_of(env: MancalaVectorEnv) -> list[Game]:
@@ -44,13 +48,18 @@ def games_of(env: MancalaVectorEnv) -> list[Game]:
     return games
 
 
-def assert_learners_view(env: MancalaVectorEnv, observations: np.ndarray, info: dict) -> None:
-    """Every game is the learner's to move; mask, observation and seat are its view of it."""
+def assert_learners_view(
+    env: MancalaVectorEnv, observations: np.ndarray, info: dict, skip: np.ndarray | None = None
+) -> None:
+    """Every game (but those in `skip`) is the learner's to move; mask, observation and seat
+    are its view of it."""
     check_obs(observations, env.observation_space, "step")
     assert info["action_mask"].dtype == np.int8
     assert info["_action_mask"].all() and info["_seat"].all()
     np.testing.assert_array_equal(env.action_masks(), info["action_mask"].astype(bool))
     for i, game in enumerate(games_of(env)):
+        if skip is not None and skip[i]:
+            continue
         assert not game.over
         assert game.to_move == info["seat"][i]
         np.testing.assert_array_equal(info["action_mask"][i], game.legal_mask())
@@ -141,15 +150,51 @@ def test_the_info_has_the_keys_and_shapes_of_gymnasiums_same_step_sync_env():
     assert set(info_ours["final_info"]) <= set(info_sync["final_info"])
 
 
-def test_gymnasiums_episode_statistics_count_the_games():
-    env = RecordEpisodeStatistics(make("oware", 4, opponent="random"))
+def test_next_step_autoreset_shows_the_end_then_the_new_game():
+    env = make("ayoayo", N, opponent="greedy", autoreset_mode="NextStep")
+    assert env.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+    rng = np.random.default_rng(4)
+    observations, info = env.reset(seed=4)
+    pending = np.zeros(N, dtype=bool)
+    ended = 0
+    while ended < N:
+        actions = random_actions(info, rng)
+        actions[pending] = 99  # not looked at: the slot shows its new game
+        observations, rewards, terminated, truncated, info = env.step(actions)
+        assert not (terminated & pending).any() and not rewards[pending].any()
+        assert_learners_view(env, observations, info, skip=terminated)
+        assert "final_obs" not in info
+        for i in np.flatnonzero(terminated):
+            check_obs(observations[i], env.single_observation_space, "step")
+            assert not info["action_mask"][i].any()
+            assert info["_winner"][i] and info["_end_reason"][i]
+            winner, seat = info["winner"][i], info["seat"][i]
+            assert rewards[i] == (0 if winner == -1 else 1 if winner == seat else -1)
+        assert not (info.get("_winner", terminated) & ~terminated).any()
+        pending = terminated
+        ended += int(terminated.sum())
+    with pytest.raises(ValueError, match="autoreset_mode"):
+        make("oware", 2, autoreset_mode="Disabled")
+
+
+# Gymnasium 1.2's RecordEpisodeStatistics reads the mode but counts every env as next-step
+SAME_STEP_COUNTED = "SAME_STEP" in inspect.getsource(RecordEpisodeStatistics.step)
+
+
+@pytest.mark.parametrize(
+    "mode", [AutoresetMode.NEXT_STEP] + [AutoresetMode.SAME_STEP] * SAME_STEP_COUNTED
+)
+def test_gymnasiums_episode_statistics_count_the_games(mode):
+    env = RecordEpisodeStatistics(make("oware", 4, opponent="random", autoreset_mode=mode))
+    pending = np.zeros(4, dtype=bool)
     rng = np.random.default_rng(3)
     _, info = env.reset(seed=3)
     lengths, returns, games = np.zeros(4, dtype=int), np.zeros(4), []
     while len(games) < 6:
         _, rewards, terminated, _, info = env.step(random_actions(info, rng))
-        lengths += 1
+        lengths += ~pending  # a next-step reset is no step of a game
         returns += rewards
+        pending = terminated if mode is AutoresetMode.NEXT_STEP else pending
         for i in np.flatnonzero(terminated):
             assert info["_episode"][i]
             assert info["episode"]["l"][i] == lengths[i] and info["episode"]["r"][i] == returns[i]
