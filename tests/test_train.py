@@ -139,7 +139,7 @@ def test_mancala_train_command(tmp_path, capsys):
                    "--opponent", "random", "--seed", "3", "--no-color"])  # fmt: skip
     assert status == 0 and "result: player_0" in capsys.readouterr().out
     status = main(["train", "obridjie", "--config", str(tmp_path / "missing.toml")])
-    assert status == 2 and "no training config at" in capsys.readouterr().err
+    assert status == 2 and "argument --config: " in capsys.readouterr().err  # no such file
 
 
 # ---- a used --out, atomic saves, Ctrl-C, and evaluations after a resume ------------------------

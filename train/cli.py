@@ -8,17 +8,25 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from mancala_env.arguments import Parser, input_file, integer, output_folder, real
+from mancala_env.arguments import seed as seed_type
+
 from .config import SELF, load_config
 
 USAGE_ERROR = 2
 INTERRUPTED = 130
+MAX_ENVS = 1_000_000  # games stepped together: more could only exhaust the machine
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("variant", help="rule set name (see 'mancala variants')")
-    parser.add_argument("--config", default=None, help="a TOML file (default: train/configs/)")
-    parser.add_argument("--timesteps", type=int, default=None, help="learner moves in all")
-    parser.add_argument("--n-envs", type=int, default=None, help="games stepped together")
+    parser.add_argument(
+        "--config", type=input_file, default=None, help="a TOML file (default: train/configs/)"
+    )
+    parser.add_argument("--timesteps", type=integer(1), default=None, help="learner moves in all")
+    parser.add_argument(
+        "--n-envs", type=integer(1, MAX_ENVS), default=None, help="games stepped together"
+    )
     parser.add_argument(
         "--opponents",
         default=None,
@@ -26,18 +34,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "e.g. random,greedy,alphabeta:depth=2,self",
     )
     parser.add_argument(
-        "--out", default=None, help="folder for models and logs (default runs/VARIANT)"
+        "--out",
+        type=output_folder,
+        default=None,
+        help="folder for models and logs (default runs/VARIANT)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the games and the network")
     parser.add_argument(
-        "--resume", default=None, metavar="CHECKPOINT", help="OUT/checkpoints/step_N.zip"
+        "--seed", type=seed_type, default=0, help="seed of the games and the network"
+    )
+    parser.add_argument(
+        "--resume",
+        type=input_file,
+        default=None,
+        metavar="CHECKPOINT",
+        help="OUT/checkpoints/step_N.zip",
     )
     parser.add_argument(
         "--overwrite",
         action="store_true",
         help="start afresh in a non-empty --out, deleting the earlier run's files there",
     )
-    parser.add_argument("--max-minutes", type=float, default=None, help="stop after this long")
+    parser.add_argument("--max-minutes", type=real(0.01), default=None, help="stop after this long")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -92,6 +109,10 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, ModelLoadError) as error:
         print(f"mancala train: error: {error}", file=sys.stderr)
         return USAGE_ERROR
+    except OSError as error:  # a folder that cannot be written after all, a full disk
+        where = error.filename or args.out or f"runs/{args.variant}"
+        print(f"mancala train: error: cannot write {where}: {error.strerror}", file=sys.stderr)
+        return 1
     except NothingToDo as done:
         print(f"mancala train: {done}", file=sys.stderr)
         return 0
@@ -114,6 +135,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m train", description=__doc__.splitlines()[0])
+    parser = Parser(prog="python -m train", description=__doc__.splitlines()[0])
     add_arguments(parser)
     return run(parser.parse_args(argv))

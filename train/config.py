@@ -4,6 +4,7 @@ user can copy and change; keys left out take the defaults of `TrainConfig`."""
 from __future__ import annotations
 
 import dataclasses
+import math
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +27,23 @@ class PPOSettings:
     clip_range: float = 0.2
     ent_coef: float = 0.01
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
+
+    def __post_init__(self) -> None:
+        _positive_int("n_steps", self.n_steps)
+        _positive_int("batch_size", self.batch_size, low=2)  # a minibatch of one has no spread
+        _positive_int("n_epochs", self.n_epochs)
+        _number("learning_rate", self.learning_rate, 0, None, low_open=True)
+        _number("gamma", self.gamma, 0, 1)
+        _number("gae_lambda", self.gae_lambda, 0, 1)
+        _number("clip_range", self.clip_range, 0, None, low_open=True)
+        _number("ent_coef", self.ent_coef, 0, None)
+        if not isinstance(self.net_arch, list) or not all(
+            _is_int(width) and width >= 1 for width in self.net_arch
+        ):
+            raise ValueError(
+                f"net_arch must be a list of layer widths (integers of 1 or more), "
+                f"got {self.net_arch!r}"
+            )
 
 
 @dataclass
@@ -51,10 +69,22 @@ class TrainConfig:
         _positive_int("eval_games", self.eval_games)
         if self.eval_games % 2:
             raise ValueError(f"eval_games must be even (both seats), got {self.eval_games}")
-        if not 0 <= self.self_share <= 1:
-            raise ValueError(f"self_share must be between 0 and 1, got {self.self_share}")
+        _number("self_share", self.self_share, 0, 1)
+        for name in ("opponents", "eval_opponents"):
+            specs = getattr(self, name)
+            if not isinstance(specs, list) or not all(isinstance(s, str) for s in specs):
+                raise ValueError(f"{name} must be a list of agent specs (texts), got {specs!r}")
         if not self.opponents:
             raise ValueError("opponents must name at least one opponent")
+        if not isinstance(self.ppo, PPOSettings):
+            raise ValueError(
+                f"ppo must be MaskablePPO's settings (a [ppo] table), got {self.ppo!r}"
+            )
+        if self.rollout < 2:
+            raise ValueError(
+                f"a rollout must hold 2 moves or more: n_envs {self.n_envs} x n_steps "
+                f"{self.ppo.n_steps} is {self.rollout}"
+            )
         if self.opponents == [SELF] and self.self_share < 1:
             raise ValueError("with only 'self' among the opponents, self_share must be 1")
 
@@ -84,19 +114,45 @@ class TrainConfig:
         return dataclasses.asdict(self)
 
 
-def _positive_int(name: str, value: Any) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _build(cls: type, values: dict[str, Any], where: str) -> Any:
+def _positive_int(name: str, value: Any, low: int = 1) -> None:
+    if not _is_int(value) or value < low:
+        what = "a positive integer" if low == 1 else f"an integer of {low} or more"
+        raise ValueError(f"{name} must be {what}, got {value!r}")
+
+
+def _number(name: str, value: Any, low: float, high: float | None, low_open: bool = False) -> None:
+    """`value` a finite number from `low` (above it, when `low_open`) to `high` (None: no
+    bound); ValueError names the setting and its range."""
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if (
+        not number
+        or not math.isfinite(value)
+        or value < low
+        or (low_open and value == low)
+        or (high is not None and value > high)
+    ):
+        above = f"above {low:g}" if low_open else f"of {low:g} or more"
+        allowed = f"from {low:g} to {high:g}" if high is not None else above
+        raise ValueError(f"{name} must be a number {allowed}, got {value!r}")
+
+
+def _build(cls: type, values: Any, where: str) -> Any:
+    if not isinstance(values, dict):
+        raise ValueError(f"{where} must be a table of settings, got {values!r}")
     known = {f.name for f in dataclasses.fields(cls)}
     unknown = sorted(set(values) - known)
     if unknown:
         raise ValueError(
             f"unknown setting(s) {', '.join(unknown)} in {where}; known: {', '.join(sorted(known))}"
         )
-    return cls(**values)
+    try:
+        return cls(**values)
+    except ValueError as error:
+        raise ValueError(f"{where}: {error}") from None
 
 
 def load_config(variant: str, path: str | Path | None = None) -> TrainConfig:

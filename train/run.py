@@ -184,8 +184,6 @@ def train(
     note = config.rounding_note(0 if state is None else state["timesteps"])
     if note is not None and notify is not None:
         notify(note)
-    for folder in ("pool", "evaluations", "checkpoints"):
-        (out / folder).mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     env = MancalaVecEnv(variant, config.n_envs, seat="random", seed=seed)
     pool = OpponentPool(variant, config.opponents, config.self_share, config.pool_size, seed)
@@ -197,6 +195,10 @@ def train(
         best_score = state["best_score"]
     else:
         model = _new_model(config.ppo, env, out, seed)
+    # the run's folders are made once its games, opponents and model are set up: a run refused
+    # before then leaves no folder behind to refuse the next
+    for folder in ("pool", "evaluations", "checkpoints"):
+        (out / folder).mkdir(parents=True, exist_ok=True)
     callback = SelfPlayCallback(
         variant, config, pool, env, out, seed, config.timesteps, best_score,
         None if max_minutes is None else 60 * max_minutes, progress,
