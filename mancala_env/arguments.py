@@ -104,6 +104,14 @@ def _integer_text(text: str) -> int:
     return int(text)
 
 
+def _number_text(text: str) -> float:
+    """A number as Python writes one, in ASCII: no underscores, no other digits than 0-9
+    (float() takes '١' and '1_0')."""
+    if not text.isascii() or "_" in text:
+        raise ValueError(text)
+    return float(text)
+
+
 def integer(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
     """The type of an integer argument from `low` to `high`."""
     return _ranged("an integer", _integer_text, low, high)  # type: ignore[return-value]
@@ -111,7 +119,7 @@ def integer(low: int | None = None, high: int | None = None) -> Callable[[str], 
 
 def real(low: float | None = None, high: float | None = None) -> Callable[[str], float]:
     """The type of a finite number from `low` to `high`."""
-    return _ranged("a number", float, low, high)
+    return _ranged("a number", _number_text, low, high)
 
 
 seed = integer(0, SEED_MAX)  # the type of a random seed

@@ -619,7 +619,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a game in the terminal, against an agent or two agents")
     p.add_argument("variant", help="rule set name (see 'mancala variants')")
     p.add_argument("--opponent", default="greedy", help="agent spec of the other player")
-    p.add_argument("--seat", type=int, choices=(0, 1), default=0, help="your seat (0 moves first)")
+    p.add_argument("--seat", type=integer(0, 1), default=0, help="your seat (0 moves first)")
     p.add_argument("--agent", default="human", help="agent spec for your seat (default: you)")
     p.add_argument(
         "--seed", type=seed_type, default=None, help="random seed of the game and agents"
