@@ -69,21 +69,35 @@ MAX_DELAY = 3600.0  # seconds between the moves of a replay
 
 
 # ---- option parsing and description -----------------------------------------------------------
-def parse_option(text: str) -> tuple[str, Any]:
-    """``KEY=VALUE`` -> (key, value); the value becomes an int, True, False, None (``none``,
-    as in ``relay_limit=none``) or stays a string."""
+def parse_option(text: str, variant: str | None = None) -> tuple[str, Any]:
+    """``KEY=VALUE`` -> (key, value); the value becomes an int, True, False, or stays a
+    string; ``none`` becomes None for an option of `variant` that may be None (as in
+    ``relay_limit=none``), and stays text for the others (``odu=none``)."""
     key, sep, raw = text.partition("=")
     if not sep or not key:
         raise ValueError(f"option {text!r} is not of the form KEY=VALUE")
     lowered = raw.lower()
     if lowered in ("true", "false"):
         return key, lowered == "true"
-    if lowered == "none":
+    if lowered == "none" and variant is not None and key in nullable_options(variant):
         return key, None
     try:
         return key, int(raw)
     except ValueError:
         return key, raw
+
+
+def nullable_options(variant: str) -> set[str]:
+    """The options of `variant` that may be None (an unknown variant has none)."""
+    if variant not in VARIANTS:
+        return set()
+    fields = dataclasses.fields(VARIANTS[variant].options_type)
+    return {f.name for f in fields if f.metadata.get("or_none")}
+
+
+def parse_options(texts: list[str], variant: str) -> dict[str, Any]:
+    """The ``--option KEY=VALUE`` arguments for a game of `variant` (`parse_option`)."""
+    return dict(parse_option(text, variant) for text in texts)
 
 
 def _format_value(value: Any) -> str:
@@ -153,7 +167,7 @@ def cmd_variants(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     try:
-        options = dict(parse_option(text) for text in args.option)
+        options = parse_options(args.option, args.variant)
         game = Game(args.variant, **options)
     except (TypeError, ValueError) as error:
         print(f"mancala show: error: {error}", file=sys.stderr)
@@ -196,7 +210,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
 
     try:
-        options = dict(parse_option(text) for text in args.option)
+        options = parse_options(args.option, args.variant)
         game = Game(args.variant, **options)
         specs = {args.seat: args.agent, 1 - args.seat: args.opponent}
         players = {p: load_agent(spec, args.variant, seed=args.seed) for p, spec in specs.items()}
@@ -265,7 +279,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     try:
-        options = dict(parse_option(text) for text in args.option)
+        options = parse_options(args.option, args.variant)
         config = TournamentConfig(
             variant=args.variant,
             agents=tuple(args.agents),
@@ -320,7 +334,7 @@ def cmd_match(args: argparse.Namespace) -> int:
             args.variant,
             args.agent,
             args.baseline,
-            options=dict(parse_option(text) for text in args.option),
+            options=parse_options(args.option, args.variant),
             openings=args.openings,
             opening_plies=args.opening_plies,
             seed=args.seed,
@@ -471,7 +485,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 def _rules_of(args: argparse.Namespace) -> tuple[Variant, Any]:
     """The rule set `--variant` names and its options from `--option`; ValueError if unknown."""
     variant = get_variant(args.variant)
-    return variant, variant.options(**dict(parse_option(text) for text in args.option))
+    return variant, variant.options(**parse_options(args.option, args.variant))
 
 
 def cmd_solve(args: argparse.Namespace) -> int:

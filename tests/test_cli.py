@@ -237,7 +237,9 @@ def test_show_bad_input_exits_2_with_the_allowed_values(capsys, argv, expected):
 def test_parse_option_types():
     """Option values become integers, booleans, None or strings."""
     assert parse_option("stall_limit=40") == ("stall_limit", 40)
-    assert parse_option("relay_limit=None") == ("relay_limit", None)
+    assert parse_option("relay_limit=None", "ayoayo") == ("relay_limit", None)
+    assert parse_option("odu=none", "ayoyayo") == ("odu", "none")  # a choice named none
+    assert parse_option("relay_limit=none") == ("relay_limit", "none")  # no rule set: text
     assert parse_option("singles_rule=False") == ("singles_rule", False)
     assert parse_option("sow_into_stores=true") == ("sow_into_stores", True)
     assert parse_option("odu=either") == ("odu", "either")
@@ -257,7 +259,7 @@ def test_python_dash_m_runs_the_command_line():
 def test_variants_shows_one_rule_set_with_its_id_and_actions(capsys):
     status, out, _ = run(capsys, "variants", "mangala")
     assert status == 0
-    assert out.startswith("mangala  Mangala  (mancala/mangala-v1)")
+    assert out.startswith("mangala  Mangala  (mancala/mangala-v2)")
     assert "  actions 0-5     lift: lifts house 1, ..." in out
     assert "  actions 6-76    seeds left in a central hole: leaves 0 seeds" in out
     assert "  actions 77-78   accept or turn round: accepts the position, ..." in out

@@ -149,7 +149,7 @@ def _restore_move(snapshot: dict[str, Any], state: np.ndarray, n: int, total: in
         "hand": (0, total),
         "piece": (0, max(n - 1, 0)),
         "last_pit": (0, PITS - 1),
-        "last_piece": (-1, n - 1),
+        "last_piece": (-1, max(n - 1, 0)),  # a game without pieces starts at 0
         "captures": (0, 1),
         "slam_allowed": (0, 1),
         "resolved": (-1, total),
