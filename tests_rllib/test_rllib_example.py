@@ -71,15 +71,16 @@ def test_the_masked_modules_never_choose_an_illegal_action():
 
 def test_a_short_run_snapshots_main_into_the_league_and_scores_it(tmp_path):
     summary = main(
-        ["--iterations", "3", "--batch", "400", "--epochs", "2", "--eval-games", "40"]
-        + ["--win-rate", "0", "--out", str(tmp_path)]
+        ["--iterations", "4", "--batch", "400", "--epochs", "2", "--eval-games", "40"]
+        + ["--envs", "4", "--win-rate", "0", "--out", str(tmp_path)]  # 4: games end each batch
     )
-    assert summary["iterations"] == 3 and summary["env_steps"] >= 3 * 400
-    assert summary["league"] == ["main_v1"]  # main beat random more than 0% of the time
+    assert summary["iterations"] == 4 and summary["env_steps"] >= 4 * 400
+    # main won some game by iteration 2, 3 or 4: a snapshot took random's place in the league
+    assert summary["league"][0] == "main_v1" and "random" not in summary["league"]
     assert [s["opponent"] for s in summary["scores"]] == ["random", "greedy"]
     for score in summary["scores"]:
         assert score["wins"] + score["draws"] + score["losses"] == score["games"] == 40
         assert 0 <= score["score"] <= 1
     assert json.loads((tmp_path / "summary.json").read_text()) == summary
-    assert len((tmp_path / "history.jsonl").read_text().splitlines()) == 3
+    assert len((tmp_path / "history.jsonl").read_text().splitlines()) == 4
     assert any((tmp_path / "checkpoint").iterdir())
