@@ -24,7 +24,7 @@ def test_measure_reports_every_layer_with_positive_speeds():
     assert next(r for r in rows if r["benchmark"] == "engine_1_core")["threads"] == 1
     slowest = next(r for r in rows if r["benchmark"] == "game_step_slowest")
     assert slowest["moves"] == 300
-    assert slowest["slowest_ms"] >= 1000 / slowest["moves_per_s"]  # at least the mean step
+    assert 0 < slowest["slowest_ms"] <= slowest["seconds"] * 1000  # one of the steps timed
 
 
 def test_a_search_row_counts_the_agents_simulations():

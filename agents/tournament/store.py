@@ -144,11 +144,19 @@ class GameStore:
         return [row[0] for row in rows]
 
     def _set_up(self, db: sqlite3.Connection) -> None:
-        """Check the file's version and create the tables (once)."""
+        """Check the file's version and create the tables (once), in one transaction: another
+        process opening the file meanwhile finds none of them or all (a file with some of a
+        store's tables is refused as another program's)."""
         self._check_version(db)
         db.execute("PRAGMA journal_mode=WAL")
-        db.executescript(SCHEMA)
-        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        try:
+            db.executescript(
+                f"BEGIN IMMEDIATE;\n{SCHEMA}\nPRAGMA user_version={SCHEMA_VERSION};\nCOMMIT;"
+            )
+        except sqlite3.Error:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
         db.execute("SELECT 1 FROM games LIMIT 1").fetchall()
 
     def _open_read_only(self) -> sqlite3.Connection:

@@ -71,7 +71,7 @@ def test_replay_and_export_from_the_store(tmp_path, capsys):
         (["tournament", "chess"], "unknown variant 'chess'"),
         (["tournament", "oware", "--agents", "random", "bogus"], "unknown agent kind 'bogus'"),
         (["tournament", "oware", "--games-per-pair", "5"], "must be even"),
-        (["tournament", "oware", "--workers", "0"], "workers must be a positive integer"),
+        (["tournament", "oware", "--workers", "0"], "--workers: must be an integer from 1"),
         (["tournament", "oware", "--ray-address", "x:1"], "--ray-address goes with --backend ray"),
         (["replay", "missing.sqlite", "1"], "no such file"),
         (["export", "{tmp}/junk"], "is not a tournament store"),
