@@ -35,6 +35,7 @@ LAYERS = [
     "aec",
     "gymnasium",
     "vec_env",
+    "make_vec",
     "mcts",
     SLOWEST,
 ]
