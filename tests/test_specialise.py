@@ -118,6 +118,7 @@ def test_the_name_changes_with_every_input_and_equal_rules_share_it():
 def test_derived_kernels_are_written_once_and_play_the_rules(tmp_path, monkeypatch):
     monkeypatch.setenv("MANCALA_ENV_CACHE", str(tmp_path))
     monkeypatch.setattr(specialise, "_loaded", {})  # derive them here, not from this process
+    monkeypatch.setattr(specialise, "_modules", {})
     ncho = get_variant("ncho")
     params = ncho.params(ncho.options(stall_limit=77))
     kernels = specialised(params)
