@@ -277,6 +277,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def stopped(command: str, db: Any, error: BaseException) -> int:
+    """Say that `command` stopped (Ctrl-C, or a worker lost) and how to go on; its exit status."""
+    what = "interrupted" if isinstance(error, KeyboardInterrupt) else f"error: {error}"
+    print(
+        f"\nmancala {command}: {what}; the finished games are in {db}: "
+        "run the same command to continue",
+        file=sys.stderr,
+    )
+    return 130 if isinstance(error, KeyboardInterrupt) else 1
+
+
 def cmd_tournament(args: argparse.Namespace) -> int:
     try:
         options = parse_options(args.option, args.variant)
@@ -303,13 +314,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         print(f"mancala tournament: error: {error}", file=sys.stderr)
         return USAGE_ERROR
     except (KeyboardInterrupt, WorkerLost) as error:
-        what = "interrupted" if isinstance(error, KeyboardInterrupt) else f"error: {error}"
-        print(
-            f"\nmancala tournament: {what}; the finished games are in {args.db}: "
-            "run the same command to continue",
-            file=sys.stderr,
-        )
-        return 130 if isinstance(error, KeyboardInterrupt) else 1
+        return stopped("tournament", args.db, error)
     print(format_leaderboard(result))
     print()
     earlier = len(result.records) - result.played
@@ -380,13 +385,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         print(f"mancala match: error: {error}", file=sys.stderr)
         return USAGE_ERROR
     except (KeyboardInterrupt, WorkerLost) as error:
-        what = "interrupted" if isinstance(error, KeyboardInterrupt) else f"error: {error}"
-        print(
-            f"\nmancala match: {what}; the finished games are in {args.db}: "
-            "run the same command to continue",
-            file=sys.stderr,
-        )
-        return 130 if isinstance(error, KeyboardInterrupt) else 1
+        return stopped("match", args.db, error)
     last = result.last
     assert last is not None  # max_pairs >= 1
     if last.pairs % args.every and last.decision is None:
