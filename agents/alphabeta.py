@@ -38,7 +38,7 @@ from collections.abc import Callable
 from functools import cache
 
 import numpy as np
-from numba.core.dispatcher import Dispatcher
+from numba.extending import is_jitted
 
 from mancala_env import Game
 from mancala_env.endgame.database import DatabaseFolder, EndgameDatabase
@@ -398,7 +398,7 @@ class AlphaBetaAgent(SearchAgent):
             self._search = _negamax
         elif callable(evaluate):
             self._kind = -1
-            self._search = _search_with(evaluate, isinstance(evaluate, Dispatcher))
+            self._search = _search_with(evaluate, is_jitted(evaluate))
         else:
             raise ValueError(f"evaluate must be a name or a callable, got {evaluate!r}")
         self.evaluate = evaluate

@@ -13,19 +13,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from .engine.numba_internals import has_cached_code
+
 _announced: set[str] = set()
-
-
-def is_cached(kernel: Any) -> bool:
-    """Whether numba's disk cache holds compiled code of `kernel` for its current source.
-
-    A kernel already compiled in this process, or run as plain Python (``NUMBA_DISABLE_JIT``),
-    needs no compiling and counts as cached.
-    """
-    cache = getattr(kernel, "_cache", None)
-    if cache is None or kernel.overloads:
-        return True
-    return bool(cache._cache_file._load_index())
 
 
 def announce_compiling(what: str, kernels: Sequence[Any], seconds: int) -> None:
@@ -34,7 +24,7 @@ def announce_compiling(what: str, kernels: Sequence[Any], seconds: int) -> None:
     if what in _announced:
         return
     _announced.add(what)
-    if not all(is_cached(kernel) for kernel in kernels):
+    if not all(has_cached_code(kernel) for kernel in kernels):
         print(
             f"mancala_env: compiling {what}, once, ~{seconds} s (later runs load them from "
             "numba's disk cache)",

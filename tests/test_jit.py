@@ -43,10 +43,10 @@ def test_a_changed_constant_compiles_the_kernels_afresh(tmp_path):
         "import numpy as np\n"
         "from mancala_env.engine import layout as L\n"
         "from mancala_env.engine.board import pit_count\n"
-        "from mancala_env.first_use import is_cached\n"
+        "from mancala_env.engine.numba_internals import has_cached_code\n"
         "params = np.zeros(L.PARAMS_SIZE, np.int32)\n"
         "params[L.P_HOUSES] = 6\n"
-        "print(is_cached(pit_count), pit_count(params))\n"
+        "print(has_cached_code(pit_count), pit_count(params))\n"
     )
     env = {**os.environ, "PYTHONPATH": str(tmp_path), "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
 

@@ -12,7 +12,9 @@ docs/engine.md).
 numba's disk cache checks the source file of the kernel alone: a kernel cached before a
 constant of `layout.py` or a kernel it calls in another module changed would be loaded stale.
 This `njit` stamps each cache entry with a hash of every module kernels are written in (and of
-the engine's, constants included) as well, so any change there compiles afresh.
+the engine's, constants included) and with whether numba checks bounds (which numba's own
+cache does not tell apart), so any change there compiles afresh. Both tricks reach into numba's
+internals, which `numba_internals` holds.
 """
 
 from __future__ import annotations
@@ -21,12 +23,12 @@ import functools
 import hashlib
 from collections.abc import Callable
 from pathlib import Path
-from types import MethodType
 from typing import Any
 
 import numba
-from numba.core import caching, types
-from numba.core.dispatcher import Dispatcher
+from numba.extending import is_jitted
+
+from .numba_internals import compile_by_type, stamp_cache
 
 ROOT = Path(__file__).resolve().parents[2]  # where the packages `mancala_env` and `agents` are
 
@@ -38,23 +40,15 @@ def njit(function: Callable | None = None, **options: Any) -> Any:
         return lambda function: njit(function, **options)
     cache = options.pop("cache", False)
     dispatcher = numba.njit(**options)(function)
-    if isinstance(dispatcher, Dispatcher):  # not under NUMBA_DISABLE_JIT
-        dispatcher.get_call_template = MethodType(_call_template_by_type, dispatcher)
+    if is_jitted(dispatcher):  # not under NUMBA_DISABLE_JIT
+        compile_by_type(dispatcher)
         if cache:
-            dispatcher._cache = _KernelCache(function)  # what `enable_caching` sets
+            stamp_cache(dispatcher, function, _stamp)
     return dispatcher
 
 
-def _call_template_by_type(
-    dispatcher: Dispatcher, args: tuple, kws: dict
-) -> tuple[Any, Any, Any, Any]:
-    """`Dispatcher.get_call_template` (how a compiled caller types a call) with every literal
-    argument type replaced by its plain type."""
-    return Dispatcher.get_call_template(
-        dispatcher,
-        tuple(types.unliteral(a) for a in args),
-        {key: types.unliteral(value) for key, value in kws.items()},
-    )
+def _stamp() -> tuple[str, bool]:
+    return sources_digest(), bool(numba.config.BOUNDSCHECK)
 
 
 def kernel_sources(root: Path = ROOT) -> list[Path]:
@@ -77,31 +71,3 @@ def sources_digest(root: Path = ROOT) -> str:
     for path in kernel_sources(root):
         digest.update(path.read_bytes())
     return digest.hexdigest()
-
-
-class _SourcesStamp:
-    """A cache locator's stamp of a kernel's file, with the digest of every kernel source and
-    whether numba checks bounds (which numba's own cache does not tell apart)."""
-
-    def get_source_stamp(self) -> tuple[Any, str, bool]:
-        stamp = super().get_source_stamp()  # type: ignore[misc]
-        return (stamp, sources_digest(), bool(numba.config.BOUNDSCHECK))
-
-
-def _stamped(name: str) -> type:
-    """numba's locator `name` (spelt with a leading underscore before numba 0.68), stamped."""
-    locator = getattr(caching, name, None) or getattr(caching, "_" + name)
-    return type(f"Stamped{name}", (_SourcesStamp, locator), {})
-
-
-class _KernelCacheImpl(caching.CompileResultCacheImpl):
-    _locator_classes = [
-        _stamped(name)
-        for name in ("UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator")
-    ]
-
-
-class _KernelCache(caching.FunctionCache):
-    """numba's cache of a compiled function, its entries stamped by `sources_digest`."""
-
-    _impl_class = _KernelCacheImpl

@@ -5,42 +5,15 @@ from one kernel to another is otherwise counted on entry and on exit with atomic
 and those took more time than the rules themselves (`docs/engine.md`). Without it a kernel
 cannot allocate arrays, so the few that need room to work in (a copy of the state to try a
 move on, the boards a relay saw) take it from the stack frame of the function that calls
-`stack_array`, sized by a constant: the array lives until that function returns. Run as plain
-Python (``NUMBA_DISABLE_JIT=1``), `stack_array` is an ordinary numpy allocation.
+`stack_array`, sized by a constant: the array lives until that function returns (an intrinsic,
+in `numba_internals`). Run as plain Python (``NUMBA_DISABLE_JIT=1``), `stack_array` is an
+ordinary numpy allocation.
 """
 
 import numpy as np
-from numba import njit, types
-from numba.core import cgutils, config
-from numba.extending import intrinsic
-from numba.np.arrayobj import populate_array
+from numba import config, njit
 
-SCRATCH = types.Array(types.int32, 1, "C")
-
-
-@intrinsic
-def _on_the_stack(typingctx, count):
-    """An int32 array of `count` slots (a constant), uninitialised, in the calling function's
-    stack frame."""
-    if not isinstance(count, types.IntegerLiteral):
-        return None
-    slots = count.literal_value
-
-    def codegen(context, builder, signature, args):
-        data = cgutils.alloca_once(builder, context.get_value_type(types.int32), size=slots)
-        array = context.make_array(SCRATCH)(context, builder)
-        intp = context.get_value_type(types.intp)
-        populate_array(
-            array,
-            data=data,
-            shape=[intp(slots)],
-            strides=[intp(4)],
-            itemsize=intp(4),
-            meminfo=None,
-        )
-        return array._getvalue()
-
-    return SCRATCH(count), codegen
+from .numba_internals import stack_array as _on_the_stack
 
 
 def _on_the_heap(count: int) -> np.ndarray:
