@@ -52,7 +52,9 @@ from . import __version__, list_variants
 from .arguments import Parser, input_file, input_folder, integer, output_file, output_folder, real
 from .arguments import seed as seed_type
 from .engine import layout as L
+from .engine.specialise import specialised
 from .game import Game
+from .kernels import HOT_MODULES
 from .render import render_ansi
 from .variants import VARIANTS, Variant, describe_options, get_variant
 from .variants.actions import describe_blocks
@@ -66,6 +68,7 @@ MAX_OPENING_PLIES = 1000
 MAX_WORKERS = 1024
 MAX_POSITIONS = 10_000_000
 MAX_DELAY = 3600.0  # seconds between the moves of a replay
+KERNEL_MODULES = ("engine", *(name.rpartition(".")[2] for name in HOT_MODULES))
 
 
 # ---- option parsing and description -----------------------------------------------------------
@@ -162,6 +165,24 @@ def cmd_variants(args: argparse.Namespace) -> int:
             indent = " " * (14 + width)
             print(textwrap.fill(o["doc"], 100, initial_indent=indent, subsequent_indent=indent))
         print()
+    return 0
+
+
+def cmd_kernels(args: argparse.Namespace) -> int:
+    """Print the source of the kernels a rule set runs under its options (derived, so that
+    the reader sees the code the compiler sees)."""
+    try:
+        variant = get_variant(args.variant)
+        params = variant.params(variant.options(**parse_options(args.option, args.variant)))
+    except (TypeError, ValueError) as error:
+        print(f"mancala kernels: error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    files = specialised(params, HOT_MODULES).files  # written, not compiled
+    for name in args.module or ["engine"]:
+        path = files["engine" if name == "engine" else f"mancala_env.{name}"]
+        print(f"# {variant.title}'s {name} kernels: {path}")
+        with open(path, encoding="utf-8") as source:
+            print(source.read())
     return 0
 
 
@@ -601,6 +622,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("names", nargs="*", metavar="NAME", help="only these rule sets")
     p.add_argument("--json", action="store_true", help="one JSON object per rule set")
     p.set_defaults(func=cmd_variants)
+
+    p = sub.add_parser("kernels", help="print the source of the kernels a rule set runs")
+    p.add_argument("variant", help="rule set name (see 'mancala variants')")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="rule option")
+    p.add_argument(
+        "--module",
+        action="append",
+        choices=KERNEL_MODULES,
+        help="which derived module (repeatable; default: engine, the rules themselves)",
+    )
+    p.set_defaults(func=cmd_kernels)
 
     p = sub.add_parser("show", help="play a seeded random game and print every position")
     p.add_argument("variant", help="rule set name (see 'mancala variants')")

@@ -318,3 +318,29 @@ def test_export_refuses_to_write_over_its_store(tmp_path, capsys):
         "link.sqlite",
         "s.sqlite",
     ]
+
+
+def test_kernels_prints_the_source_a_rule_set_runs_with_its_structure_folded(capsys):
+    """`mancala kernels` prints the derived engine: it parses, the rule set's choices of
+    mechanics are folded in (only the numbers read at run time are still read), and a
+    grand-slam reading of Oware runs other code than the default."""
+    from mancala_env.engine import layout as L
+
+    runtime = {name for name in vars(L) if name.startswith("P_") and getattr(L, name) in
+               L.RUNTIME_PARAMS}  # fmt: skip
+    sources = {}
+    for reading in ("no_capture", "capture"):
+        status, out, _ = run(capsys, "kernels", "oware", "--option", f"grand_slam={reading}")
+        assert status == 0
+        header, _, source = out.partition("\n")
+        assert header.startswith("# Oware's engine kernels: ") and header.endswith(".py")
+        compile(source, header, "exec")
+        assert "def step(" in source
+        read = set(re.findall(r"params\[(\w+)\]", source))
+        assert read and read <= runtime, read - runtime
+        sources[reading] = source
+    assert sources["no_capture"] != sources["capture"]
+    status, out, _ = run(capsys, "kernels", "ayoayo", "--module", "batch")
+    assert status == 0 and "def batch_step(" in out
+    status, _, err = run(capsys, "kernels", "oware", "--option", "grand_slam=sometimes")
+    assert status == 2 and "grand_slam" in err

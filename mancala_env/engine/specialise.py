@@ -98,18 +98,21 @@ def specialised(
     """The kernels derived for the structure (`layout.structure`) of the rule parameters
     `params`, loaded once a process: the engine's, then those of each of `modules` (dotted
     names; a module's kernels call the derived kernels of the engine and of the modules before
-    it). Kernels of one name
-    in two of them are refused: the namespace returned holds them all, and the state's layout
-    (`layout`). With `keep`, a relay rule set's state keeps the results of the lifts tried when
-    a turn begins (`layout.KEPT`), for loops that step one state at a time."""
+    it). Kernels of one name in two of them are refused: the namespace returned holds them all,
+    the state's layout (`layout`) and the derived modules' files (`files`: "engine", then each
+    of `modules`, to the path of the source that runs). With `keep`, a relay rule set's state
+    keeps the results of the lifts tried when a turn begins (`layout.KEPT`), for loops that
+    step one state at a time."""
     values = layout.structure(params)
     if (values, modules, keep) in _loaded:
         return _loaded[values, modules, keep]
     own = layout.own_layout(values, keep)
     made: dict[int, tuple[str, str]] = {}  # a written kernel's id -> (derived module, name)
     kernels: dict[str, Any] = {}
+    files: dict[str, str] = {}  # "engine", or a module's name -> its derived module's file
     for group in (ENGINE, *((name,) for name in modules if name not in ENGINE)):
         module = _derived_module(values, own, group, made)
+        files["engine" if group == ENGINE else group[0]] = str(module.__file__)
         for name in group:
             written = vars(importlib.import_module(name))
             for kernel in _kernel_names(inspect.getsource(sys.modules[name])):
@@ -122,6 +125,7 @@ def specialised(
         if group == ENGINE:
             kernels.update({name: getattr(module, name) for name in CONVERSIONS})
     kernels["layout"] = SimpleNamespace(**own)
+    kernels["files"] = files
     _loaded[values, modules, keep] = SimpleNamespace(**kernels)
     return _loaded[values, modules, keep]
 
@@ -403,6 +407,7 @@ class _Fold(ast.NodeTransformer):
             if found == self.locals:
                 break
             self.locals = found
+        _tidy(node, set(self.locals))
         return node
 
     def _constant(self, node: ast.expr) -> int | None:
@@ -514,6 +519,7 @@ class _Fold(ast.NodeTransformer):
 
     def visit_If(self, node: ast.If) -> ast.stmt | list[ast.stmt]:
         self.generic_visit(node)
+        node.test = _condition(node.test)
         decided = self._constant(node.test)
         if decided is None:
             if not node.body:
@@ -528,6 +534,47 @@ class _Fold(ast.NodeTransformer):
         if decided is None:
             return node
         return node.body if decided else node.orelse
+
+
+def _condition(test: ast.expr) -> ast.expr:
+    """A condition without the constants at the end of an ``and`` or ``or`` that cannot decide
+    it (``slam and True`` is ``slam``: an ``if`` looks at the truth of the value only)."""
+    if not isinstance(test, ast.BoolOp):
+        return test
+    decisive = isinstance(test.op, ast.Or)
+    values = list(test.values)
+    while len(values) > 1:
+        last = values[-1]
+        if not (isinstance(last, ast.Constant) and bool(last.value) != decisive):
+            break
+        values.pop()
+    if len(values) == 1:
+        return values[0]
+    test.values = values
+    return test
+
+
+def _tidy(function: ast.FunctionDef, folded: set[str]) -> None:
+    """Drop what folding left behind: the assignments of locals whose constant value was put
+    where they are read (`folded`), and ``pass`` in a block that has other statements."""
+    for node in ast.walk(function):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if not isinstance(block, list) or not block:
+                continue
+            kept = [
+                statement
+                for statement in block
+                if not (
+                    isinstance(statement, ast.Assign)
+                    and len(statement.targets) == 1
+                    and isinstance(statement.targets[0], ast.Name)
+                    and statement.targets[0].id in folded
+                    and isinstance(statement.value, ast.Constant)
+                )
+            ]
+            kept = [statement for statement in kept if not isinstance(statement, ast.Pass)]
+            block[:] = kept or [ast.Pass()]
 
 
 def _drop_unreachable(function: ast.FunctionDef) -> None:
