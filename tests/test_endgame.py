@@ -21,6 +21,7 @@ from mancala_env.endgame.build import build
 from mancala_env.endgame.database import EndgameDatabase
 from mancala_env.endgame.files import HEADER_SIZE, DatabaseError, headers_digest, level_path
 from mancala_env.endgame.index import BINOMIAL, level_size, rank, total_size, unrank
+from mancala_env.endgame.kernels import GROUP, NO_EXIT, settle_level
 from mancala_env.endgame.positions import position_game, random_board, random_choices
 from mancala_env.endgame.rules import solving_params, solving_template
 from mancala_env.engine import layout as L
@@ -301,6 +302,59 @@ def test_a_build_goes_on_from_the_last_finished_seed_count(oware_db, tmp_path, m
     for seeds in range(SEEDS + 1):
         fresh = level_path(oware_db.directory, seeds).read_bytes()
         assert level_path(tmp_path, seeds).read_bytes() == fresh
+
+
+def _settle_every_board_every_pass(seeds, exits, edge_counts, targets, max_passes):
+    """`kernels.settle_level` without skipping: every board worked out again every pass."""
+    edges = np.concatenate(list(targets))
+    starts = np.concatenate([[0], np.cumsum(edge_counts, dtype=np.int64)])
+    best_exit = np.where(exits == NO_EXIT, -1, exits.astype(np.int64))
+    values = np.where(edge_counts > 0, np.maximum(best_exit, seeds), best_exit)
+    for passes in range(1, max_passes + 1):
+        changed = 0
+        for i in range(values.shape[0]):
+            best = best_exit[i]
+            for child in edges[starts[i] : starts[i + 1]]:
+                best = max(best, 2 * seeds - values[child])
+            if best != values[i]:
+                values[i] = best
+                changed += 1
+        if changed == 0:
+            return values.astype(np.uint8), passes
+    return values.astype(np.uint8), -1
+
+
+@pytest.mark.parametrize("houses, seeds", [(3, 14), (6, 7)])
+def test_settling_a_level_skips_only_boards_whose_children_did_not_change(houses, seeds, tmp_path):
+    """The settling passes skip a board when no child changed since it was last worked out:
+    the values and the passes are those of working out every board every pass."""
+    options = OWARE.options(houses=houses)
+    build(OWARE, options, seeds - 1, tmp_path, progress=False)
+    pits = 2 * houses
+    offsets = np.array([total_size(k - 1, pits) if k else 0 for k in range(seeds + 2)], np.int64)
+    values = np.zeros(offsets[-1], np.uint8)
+    for k in range(seeds):
+        values[offsets[k] : offsets[k + 1]] = np.fromfile(
+            level_path(tmp_path, k), np.uint8, offset=HEADER_SIZE
+        )
+    params = solving_params(OWARE, options)
+    edges = build_module._edges_of_level(
+        seeds, values, offsets, params, solving_template(params), lambda boards: None
+    )
+    exits, edge_counts, _, targets = edges
+    count = level_size(seeds, pits)
+    assert count > 10 * GROUP
+    expected, expected_passes = _settle_every_board_every_pass(
+        seeds, exits, edge_counts, targets, count + 2
+    )
+    level = values[offsets[seeds] :]
+    passes = settle_level(seeds, *edges, level, count + 2)
+    assert passes == expected_passes > 3
+    assert (level == expected).all()
+    # cut off early, the passes made so far agree as well
+    level[:] = 0
+    assert settle_level(seeds, *edges, level, 3) == -1
+    assert (level == _settle_every_board_every_pass(seeds, exits, edge_counts, targets, 3)[0]).all()
 
 
 def test_an_interrupted_solve_command_says_how_to_go_on(tmp_path, monkeypatch, capsys):

@@ -35,6 +35,7 @@ NO_EXIT = np.uint8(255)  # a board all of whose moves stay in the level
 CHUNKS = 256  # pieces of a call handed to the threads
 BLOCK = 1024  # boards a thread settles in one go (`block_start` has one entry per block)
 CHUNK = 2048 * BLOCK  # boards whose moves are played in one call, their edges in one array
+GROUP = 32  # consecutive boards that share an entry of `settle_level`'s table of changes
 
 
 @njit(cache=True)
@@ -94,25 +95,48 @@ def settle_level(seeds, exits, edge_counts, block_start, targets, values, max_pa
     The edges of board `i` are ``edge_counts[i]`` consecutive entries of ``targets[i //
     CHUNK]``, those of the boards of block `b` starting at ``block_start[b]`` there. Returns
     the passes made, or -1 if `max_passes` passes did not settle it.
+
+    Each pass goes through the boards in order, updating them in place. A board none of whose
+    children has changed since the board was last worked out would get the value it has, so it
+    is skipped: every group of `GROUP` consecutive boards keeps the last pass in which one of
+    them changed (`stamps`, modulo 256), and a board is worked out again only when a child's
+    group changed in this pass or the one before (or 256 passes before that, which only costs
+    the work). The passes and the values are those of working out every board every pass;
+    after the first few passes few boards change, and a pass then reads the edges in order and
+    a small table instead of the children's values all over the level.
     """
     count = values.shape[0]
     for i in range(count):
         start = -1 if exits[i] == NO_EXIT else np.int64(exits[i])
         values[i] = max(start, seeds) if edge_counts[i] > 0 else start
     blocks = block_start.shape[0]
+    # every group counts as changed in pass 0, so the first pass works out every board
+    stamps = np.zeros((count + GROUP - 1) // GROUP, np.uint8)
     for passes in range(1, max_passes + 1):
-        changed = 0
+        now = np.uint8(passes & 255)
+        changed = np.zeros(blocks, np.int64)
         for block in prange(blocks):
             at = block_start[block]
             chunk = targets[block * BLOCK // CHUNK]
             for i in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
+                edges = np.int64(edge_counts[i])
+                stale = False
+                for edge in range(at, at + edges):
+                    # passes since the child's group last changed: 0 (this one) or 1
+                    if (passes - np.int64(stamps[chunk[edge] // GROUP])) & 255 <= 1:
+                        stale = True
+                        break
+                if not stale:
+                    at += edges
+                    continue
                 best = -1 if exits[i] == NO_EXIT else np.int64(exits[i])
-                for _ in range(edge_counts[i]):
-                    best = max(best, 2 * seeds - np.int64(values[chunk[at]]))
-                    at += 1
+                for edge in range(at, at + edges):
+                    best = max(best, 2 * seeds - np.int64(values[chunk[edge]]))
+                at += edges
                 if best != values[i]:
                     values[i] = best
-                    changed += 1
-        if changed == 0:
+                    stamps[i // GROUP] = now
+                    changed[block] += 1
+        if changed.sum() == 0:
             return passes
     return -1
