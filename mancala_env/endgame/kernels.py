@@ -101,9 +101,11 @@ def settle_level(seeds, exits, edge_counts, block_start, targets, values, max_pa
     is skipped: every group of `GROUP` consecutive boards keeps the last pass in which one of
     them changed (`stamps`, modulo 256), and a board is worked out again only when a child's
     group changed in this pass or the one before (or 256 passes before that, which only costs
-    the work). The passes and the values are those of working out every board every pass;
-    after the first few passes few boards change, and a pass then reads the edges in order and
-    a small table instead of the children's values all over the level.
+    the work). On one thread the passes and the values are those of working out every board
+    every pass in order (on several, the blocks are worked out in parallel and a pass reads what
+    the other threads have written so far, which changes the passes but not the settled
+    values). After the first few passes few boards change, and a pass then reads the edges in
+    order and a small table instead of the children's values all over the level.
     """
     count = values.shape[0]
     for i in range(count):
