@@ -443,10 +443,10 @@ def _uct_kernels(game: Game) -> SimpleNamespace:
 
 
 def _own_root(kernels: SimpleNamespace, game: Game) -> np.ndarray:
-    """`game`'s position in the layout of its rule set's derived `kernels`, which they play
-    on."""
+    """`game`'s position as its rule set's derived `kernels` play on it: with room for the
+    lifts a relay rule set keeps, none kept yet."""
     root = np.zeros(kernels.layout.STATE_SIZE, dtype=np.int32)
-    kernels.own_state(game.state, root)
+    root[: L.STATE_SIZE] = game.state
     return root
 
 

@@ -15,10 +15,9 @@ The batch's random choices (random first players, `step_random`'s moves) come fr
 call, drawn from its generator, mixed with the game's row number inside the compiled call: the
 same seed gives the same games on any number of threads.
 
-The rows are laid out as the rule set's own kernels lay out a state, holding only what the rule
-set uses (`engine.layout.own_layout`; `BatchedGames.layout` gives the offsets): 87 slots for
-Oware, where a `Game`'s state, in the layout every rule set shares, has 297.
-`BatchedGames.position` and `BatchedGames.set_position` carry a game between the two.
+Each row is a state as a `Game` holds it (`engine.layout`; `BatchedGames.layout` is that
+module); `BatchedGames.position` and `BatchedGames.set_position` carry a game between a row and
+a `Game`.
 """
 
 from __future__ import annotations
@@ -186,7 +185,7 @@ class BatchedGames:
         self.options = self.variant.options(**options)
         self.params = self.variant.params(self.options)
         self.kernels = rule_set_kernels(self.variant, self.params, ("batch_reset", "batch_step"))
-        self.layout = self.kernels.layout  # the rows' offsets: `engine.layout.own_layout`
+        self.layout = L  # the rows' offsets
         self.n_games = int(n_games)
         self.n_actions = int(self.params[L.P_N_ACTIONS])
         self.observation_high = observation_high(self.params)
@@ -223,10 +222,8 @@ class BatchedGames:
         return self._observations[:, : len(self.observation_high)]
 
     def position(self, i: int) -> np.ndarray:
-        """Game `i`'s state in the layout every rule set shares (what `Game.state` holds)."""
-        state = np.zeros(L.STATE_SIZE, dtype=np.int32)
-        self.kernels.canonical_state(self.states[self._row(i)], state)
-        return state
+        """Game `i`'s state (a copy, as `Game.state` holds it)."""
+        return self.states[self._row(i)].copy()
 
     def set_position(self, i: int, game: Game) -> None:
         """Put the position of `game` (a `Game` of this batch's rule set and options, in play,
@@ -244,7 +241,7 @@ class BatchedGames:
         if game.over:
             raise ValueError("set_position takes a game in play (a batch's rows always are)")
         i = self._row(i)
-        self.kernels.own_state(game.state, self.states[i])
+        self.states[i] = game.state
         self.kernels.write_view(
             self.states[i], self.params, self._observations[i], self.masks[i], self.n_actions
         )

@@ -96,8 +96,8 @@ def _engine(name: str, threads: int, shared: bool = False) -> Callable[[], tuple
     game = Game(name, first_player="player_0")
     kernels = rule_set_kernels(game.variant, game.params, ("_random_moves",), (__name__,), True)
     chunk = 20_000
-    own = np.zeros(kernels.layout.STATE_SIZE, dtype=np.int32)  # in the rule set's own layout
-    kernels.own_state(game.state, own)
+    own = np.zeros(kernels.layout.STATE_SIZE, dtype=np.int32)  # and room for kept lifts
+    own[: L.STATE_SIZE] = game.state
     if threads == 1:
         state = game.state.copy() if shared else own
         play = _random_moves if shared else kernels._random_moves

@@ -24,27 +24,8 @@ import dataclasses
 import numpy as np
 from gymnasium import spaces
 
-from .engine import layout as L
-from .observation import PLACE_CODES, observation_high, observation_names
+from .observation import Number, observation_high, observation_names, observation_spec
 from .variants import VARIANTS
-
-# The categories of the numbers that are categories, by name (a prefix or suffix match).
-CATEGORIES = {
-    "_uur": 3,  # nobody, the observer, the opponent
-    "phase": 3,  # Mangala: play, setting out, accepting or turning round
-    "decision_phase": len(L.PHASE_NAMES),
-    "_kind": len(L.KIND_NAMES) + 1,
-    "_place": PLACE_CODES,
-    "lifted_pit": L.MAX_PITS + 1,
-    "shepherd_pit": L.MAX_PITS + 1,
-}
-
-
-def _categories(name: str) -> int:
-    """How many categories the raw number `name` takes (0: it is a count)."""
-    if name in CATEGORIES:
-        return CATEGORIES[name]
-    return next((n for suffix, n in CATEGORIES.items() if name.endswith(suffix)), 0)
 
 
 def _richest_params() -> list[np.ndarray]:
@@ -58,23 +39,24 @@ def _richest_params() -> list[np.ndarray]:
     return params
 
 
-def _raw_order() -> list[str]:
-    """Every raw name of every rule set, each once, in the order the observations give them."""
-    order: list[str] = []
+def _raw_order() -> list[Number]:
+    """Every raw number of every rule set, each once, in the order the observations give them."""
+    order: dict[str, Number] = {}
     for params in _richest_params():
-        for name in observation_names(params):
-            if name not in order:
-                order.append(name)
-    return order
+        for number in observation_spec(params):
+            order.setdefault(number.name, number)
+    return list(order.values())
 
 
-def _expand(name: str) -> list[str]:
-    n = _categories(name)
-    return [f"{name}={k}" for k in range(n)] if n else [name]
+def _expand(number: Number) -> list[str]:
+    """The common encoding's names for a raw number: one a value of a category."""
+    if number.categories:
+        return [f"{number.name}={k}" for k in range(number.categories)]
+    return [number.name]
 
 
 COMMON_NAMES = [
-    *(expanded for name in _raw_order() for expanded in _expand(name)),
+    *(expanded for number in _raw_order() for expanded in _expand(number)),
     *(f"variant={name}" for name in VARIANTS),
 ]
 COMMON_SIZE = len(COMMON_NAMES)
@@ -90,10 +72,11 @@ class CommonEncoder:
     """Encodes raw observations of one rule set under `params` in the common encoding."""
 
     def __init__(self, params: np.ndarray, variant: str) -> None:
-        names = observation_names(params)
+        spec = observation_spec(params)
+        names = [number.name for number in spec]
         high = observation_high(params).astype(np.float32)
-        counts = [i for i, name in enumerate(names) if not _categories(name)]
-        categories = [i for i, name in enumerate(names) if _categories(name)]
+        counts = [i for i, number in enumerate(spec) if not number.categories]
+        categories = [i for i, number in enumerate(spec) if number.categories]
         self._count_from = np.array(counts, dtype=np.int64)
         self._count_to = np.array([_POSITION[names[i]] for i in counts], dtype=np.int64)
         self._count_scale = 1.0 / np.maximum(high[counts], 1.0)

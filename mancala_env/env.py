@@ -53,12 +53,11 @@ from pettingzoo.utils import wrappers
 
 from .common_observation import ObservationEncoding
 from .game import Game, action_number
-from .inputs import check_max_moves, check_seed
+from .inputs import check_max_moves, check_reward, check_seed
 from .observation import observation_high, observation_names, observe
 from .render import BoardView
 
 AGENTS = ["player_0", "player_1"]
-REWARDS = ("win_loss", "score")
 
 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
@@ -87,8 +86,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
                 f"render_mode {render_mode!r} is not supported; "
                 f"choose one of {self.metadata['render_modes']} or None"
             )
-        if reward not in REWARDS:
-            raise ValueError(f"reward {reward!r} is not supported; choose one of {REWARDS}")
+        check_reward(reward)
         self.game = Game(variant, **options)
         played = self.game.variant.version_of(self.game.options)  # an earlier one's options?
         self.metadata = {**self.metadata, "name": self.game.variant.module_name(played)}

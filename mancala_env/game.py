@@ -37,12 +37,7 @@ def engine_kernels(variant: Variant, params: np.ndarray) -> ModuleType | SimpleN
     in seconds; otherwise the shared kernels (`engine.turn`), one compiled copy for every rule
     set and option. Says so on stderr when they have to compile."""
     if L.structure(params) == L.structure(variant.params(variant.options())):
-        own = specialised(params, keep=True)  # the engine MCTS's simulations run
-        kernels: ModuleType | SimpleNamespace = SimpleNamespace(
-            new_game=own.canonical_new_game,
-            step=own.canonical_step,
-            begin_turn=own.canonical_begin_turn,
-        )
+        kernels: ModuleType | SimpleNamespace = specialised(params)  # the batch's engine
         what, seconds = f"the {variant.name} kernels", OWN_COMPILE_SECONDS
     else:
         kernels, what, seconds = turn, "the rules engine's shared kernels", SHARED_COMPILE_SECONDS

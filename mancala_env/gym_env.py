@@ -60,15 +60,13 @@ from gymnasium import spaces
 
 from .common_observation import ObservationEncoding
 from .engine import layout as L
-from .env import REWARDS
 from .game import Game, IllegalActionError, action_number
-from .inputs import check_max_moves, check_seed
+from .inputs import check_max_moves, check_reward, check_seat, check_seed
 from .observation import observe
 from .opponents import greedy_action, load_opponent, opponent_actions
 from .render import BoardView
 from .variants import get_variant
 
-SEATS = (0, 1, "random")
 ILLEGAL = ("lose", "raise")
 SEED_RANGE = 2**31  # seeds drawn for agent opponents
 
@@ -112,10 +110,8 @@ class SingleAgentEnv(gymnasium.Env):
         observation: str = "raw",
         **options: Any,
     ) -> None:
-        if isinstance(seat, bool) or seat not in SEATS:
-            raise ValueError(f"seat must be 0, 1 or 'random', got {seat!r}")
-        if reward not in REWARDS:
-            raise ValueError(f"reward {reward!r} is not supported; choose one of {REWARDS}")
+        check_seat(seat)
+        check_reward(reward)
         if illegal not in ILLEGAL:
             raise ValueError(f"illegal={illegal!r} is not supported; choose one of {ILLEGAL}")
         if render_mode not in (None, *self.metadata["render_modes"]):

@@ -63,6 +63,25 @@ def check_max_moves(max_moves: Any) -> int | None:
     return int(max_moves)
 
 
+REWARDS = ("win_loss", "score")  # +1/-1/0 at the end, or the final score difference
+SEATS = (0, 1, "random")  # a single learner's seat
+
+
+def check_reward(reward: Any) -> str:
+    """`reward` if it is one of `REWARDS`, else a ValueError naming them."""
+    if reward not in REWARDS:
+        raise ValueError(f"reward {reward!r} is not supported; choose one of {REWARDS}")
+    return reward
+
+
+def check_seat(seat: Any) -> int | str:
+    """`seat` if it is one of `SEATS` (an integer 0 or 1, not True or False), else a
+    ValueError naming them."""
+    if isinstance(seat, bool) or not (seat == "random" or (is_integer(seat) and seat in (0, 1))):
+        raise ValueError(f"seat must be 0, 1 or 'random', got {seat!r}")
+    return seat
+
+
 def available_memory() -> int | None:
     """Bytes of memory this machine can give now: Linux's MemAvailable, else its physical
     memory, else None (not known)."""

@@ -18,12 +18,11 @@ import numpy as np
 from .batch import BatchedGames, BatchStep
 from .common_observation import ObservationEncoding
 from .engine import layout as L
-from .env import REWARDS
 from .game import Game
+from .inputs import check_reward, check_seat
 from .observation import MAX_OBSERVATION
 from .opponents import OPPONENTS, load_opponent, opponent_actions, random_actions
 
-SEATS = (0, 1, "random")
 SEED_RANGE = 2**31  # seeds drawn for agents loaded from specs
 
 Opponent = str | Callable[[np.ndarray, np.ndarray], Any] | Any
@@ -83,10 +82,8 @@ class LearnerBatch:
         observation: str = "raw",
         **options: Any,
     ) -> None:
-        if isinstance(seat, bool) or seat not in SEATS:
-            raise ValueError(f"seat must be 0, 1 or 'random', got {seat!r}")
-        if reward not in REWARDS:
-            raise ValueError(f"reward {reward!r} is not supported; choose one of {REWARDS}")
+        check_seat(seat)
+        check_reward(reward)
         games_seed, own_seed = _split(seed)
         self.games = BatchedGames(variant, n_envs, seed=games_seed, **options)
         self.num_envs = n_envs

@@ -24,6 +24,8 @@ the pieces lifted, the lifted pit (observer's order, 12 for none), the Shepherd'
 same), and the two counts he has chosen (0 none, else 1 + count).
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .engine import layout as L
@@ -165,52 +167,71 @@ def seen_pits(params: np.ndarray) -> list[str]:
     return [f"own_house_{k}" for k in houses] + [f"opponent_house_{k}" for k in houses]
 
 
+class Number(NamedTuple):
+    """One number of the observation: its name, what it means, and how many values it takes
+    as a category (0: it is a count); the common encoding gives a category one slot a value."""
+
+    name: str
+    meaning: str
+    categories: int = 0
+
+
+PIT_CATEGORIES = L.MAX_PITS + 1  # a pit in the observer's order, or none
 PIECE_FIELDS = (
-    ("kind", "0 none or a regular piece, else 1 Farmer .. 10 Spy (`layout.KIND_*`)"),
-    ("place", "0..11 a pit (observer's order), 12 own store, 13 opponent's, 14 hand, 15 none"),
-    ("earlier", "special pieces in its pit that came there before it"),
-    ("drop", "0 none, else 1 + its place in the sowing under way"),
-    ("shift", "0 none or undecided, else 1 + the Hunter's or Trickster's distance"),
-)
+    Number("kind", "0 none or a regular piece, else 1 Farmer .. 10 Spy (`layout.KIND_*`)",
+           len(L.KIND_NAMES) + 1),
+    Number("place", "0..11 a pit (observer's order), 12 own store, 13 opponent's, 14 hand, "
+           "15 none", PLACE_CODES),
+    Number("earlier", "special pieces in its pit that came there before it"),
+    Number("drop", "0 none, else 1 + its place in the sowing under way"),
+    Number("shift", "0 none or undecided, else 1 + the Hunter's or Trickster's distance"),
+)  # fmt: skip
 
 
-def observation_spec(params: np.ndarray) -> list[tuple[str, str]]:
-    """Each number of the observation under `params`, in order: its name and what it means (the
-    names of `raw_env.observation_names`; `docs/observations.md` has the tables)."""
+def observation_spec(params: np.ndarray) -> list[Number]:
+    """Each number of the observation under `params`, in order (the names of
+    `raw_env.observation_names`; `docs/observations.md` has the tables)."""
     pits = seen_pits(params)
-    spec = [(pit, "seeds in the pit") for pit in pits]
-    spec += [("own_store", "seeds captured by the observer"),
-             ("opponent_store", "seeds captured by the opponent"),
-             ("own_special_used", "1 once the observer has used the once-a-game special move"),
-             ("opponent_special_used", "1 once the opponent has used it")]  # fmt: skip
+    spec = [Number(pit, "seeds in the pit") for pit in pits]
+    spec += [Number("own_store", "seeds captured by the observer"),
+             Number("opponent_store", "seeds captured by the opponent"),
+             Number("own_special_used",
+                    "1 once the observer has used the once-a-game special move"),
+             Number("opponent_special_used", "1 once the opponent has used it")]  # fmt: skip
     if has_rounds(params):
-        spec += [(f"{pit}_owned", "1 if the observer owns the pit") for pit in pits]
-        spec += [(f"{pit}_closed", "1 if the pit is closed") for pit in pits]
-        spec += [("rounds_finished", "rounds of the match finished so far"),
-                 ("own_rounds_won", "rounds the observer has won"),
-                 ("opponent_rounds_won", "rounds the opponent has won")]  # fmt: skip
+        spec += [Number(f"{pit}_owned", "1 if the observer owns the pit") for pit in pits]
+        spec += [Number(f"{pit}_closed", "1 if the pit is closed") for pit in pits]
+        spec += [Number("rounds_finished", "rounds of the match finished so far"),
+                 Number("own_rounds_won", "rounds the observer has won"),
+                 Number("opponent_rounds_won", "rounds the opponent has won")]  # fmt: skip
     if has_uur(params):
         meaning = "pregnant (uur) pit held for: 0 nobody, 1 the observer, 2 the opponent"
-        spec += [(f"{pit}_uur", meaning) for pit in pits]
+        spec += [Number(f"{pit}_uur", meaning, 3) for pit in pits]
     if has_setting_out(params):
-        spec += [("phase", "0 play, 1 setting out the central holes, 2 accepting or turning"),
-                 ("own_sets_out", "1 if the observer sets out the seeds"),
-                 ("central_holes_filled", "central holes filled so far"),
-                 ("seeds_to_set_out", "seeds still to be set out")]  # fmt: skip
+        spec += [Number("phase", "0 play, 1 setting out the central holes, 2 accepting or "
+                        "turning", 3),
+                 Number("own_sets_out", "1 if the observer sets out the seeds"),
+                 Number("central_holes_filled", "central holes filled so far"),
+                 Number("seeds_to_set_out", "seeds still to be set out")]  # fmt: skip
     if has_pieces(params):
-        spec += [(f"piece_{i}_{field}", meaning) for i in range(L.MAX_PIECES)
-                 for field, meaning in PIECE_FIELDS]  # fmt: skip
-        spec += [(f"{pit}_poisoned", "1 if the pit is poisoned") for pit in pits]
-        spec += [("decision_phase", "the decision asked (`layout.PHASE_*`), 0 none"),
-                 ("decision_piece", "0 none, else 1 + the slot of the piece it is about"),
-                 ("pieces_in_hand", "pieces lifted and not yet sown"),
-                 ("lifted_pit", "the pit lifted, in the observer's order; 12 none"),
-                 ("shepherd_pit", "the Shepherd's pit, in the observer's order; 12 none"),
-                 ("shepherd_count_1", "0 none, else 1 + the first count the Shepherd chose"),
-                 ("shepherd_count_2", "0 none, else 1 + the second count he chose")]  # fmt: skip
+        spec += [Number(f"piece_{i}_{field.name}", field.meaning, field.categories)
+                 for i in range(L.MAX_PIECES) for field in PIECE_FIELDS]  # fmt: skip
+        spec += [Number(f"{pit}_poisoned", "1 if the pit is poisoned") for pit in pits]
+        spec += [Number("decision_phase", "the decision asked (`layout.PHASE_*`), 0 none",
+                        len(L.PHASE_NAMES)),
+                 Number("decision_piece", "0 none, else 1 + the slot of the piece it is about"),
+                 Number("pieces_in_hand", "pieces lifted and not yet sown"),
+                 Number("lifted_pit", "the pit lifted, in the observer's order; 12 none",
+                        PIT_CATEGORIES),
+                 Number("shepherd_pit", "the Shepherd's pit, in the observer's order; 12 none",
+                        PIT_CATEGORIES),
+                 Number("shepherd_count_1",
+                        "0 none, else 1 + the first count the Shepherd chose"),
+                 Number("shepherd_count_2",
+                        "0 none, else 1 + the second count he chose")]  # fmt: skip
     return spec
 
 
 def observation_names(params: np.ndarray) -> list[str]:
     """The name of each number of the observation under `params` (see `observation_spec`)."""
-    return [name for name, _ in observation_spec(params)]
+    return [number.name for number in observation_spec(params)]

@@ -41,7 +41,7 @@ def observation_tables() -> str:
         spec, high = observation_spec(game.params), observation_high(game.params)
         rows = [
             f"| {i} | `{feature}` | 0..{int(top)} | {meaning} |"
-            for i, ((feature, meaning), top) in enumerate(zip(spec, high, strict=True))
+            for i, ((feature, meaning, _), top) in enumerate(zip(spec, high, strict=True))
         ]
         parts.append(
             f"## {variant.title} (`{name}`): {len(spec)} numbers\n\n"

@@ -123,12 +123,10 @@ def opponent_actions(
     if kind == "random":
         return random_actions(masks, rng)
     if kind == "greedy":
-        width = L.STATE_SIZE if kernels is None else kernels.layout.STATE_SIZE
-        if states.ndim != 2 or states.shape[1] != width:
+        if states.ndim != 2 or states.shape[1] != L.STATE_SIZE:
             raise ValueError(
-                f"the greedy opponent got states of {states.shape[-1]} slots; these kernels "
-                f"read {width} (a Game's states: {L.STATE_SIZE}, with no kernels; a batch's "
-                "rows: with the batch's kernels)"
+                f"the greedy opponent takes a 2-D array of states of {L.STATE_SIZE} slots (a "
+                f"Game's, or a batch's rows), got shape {states.shape}"
             )
         out = np.empty(len(states), dtype=np.int64)
         greedy = greedy_actions if kernels is None else kernels.greedy_actions

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from agents import mcts
 from mancala_env import Game
 from mancala_env.engine import layout as L
 from mancala_env.engine import specialise, turn
@@ -130,7 +131,7 @@ def test_derived_kernels_are_written_once_and_play_the_rules(tmp_path, monkeypat
     rng = np.random.default_rng(3)
     while not game.state[L.OVER]:
         action = int(rng.choice(game.legal_actions()))
-        result = kernels.canonical_step(game.state, action, params)
+        result = kernels.step(game.state, action, params)
         assert result == turn.step(shared.state, action, params)
         assert np.array_equal(game.state, shared.state)
 
@@ -143,7 +144,7 @@ def test_every_loop_of_a_rule_set_calls_the_one_derived_engine():
     batch = specialised(params, HOT_MODULES)
     search = specialised(params, (*HOT_MODULES, "agents.mcts"))
     assert batch.step is engine.step is search.step
-    assert Game("oware").kernels.step is engine.canonical_step
+    assert Game("oware").kernels.step is engine.step
     assert batch._step_game.py_func.__globals__["step"] is engine.step
     assert search.rollout.py_func.__globals__["random_legal_action"] is batch.random_legal_action
     assert engine.step is not turn.step
@@ -153,7 +154,7 @@ def test_a_game_runs_its_rule_sets_own_kernels_under_its_default_rules_and_numbe
     """Who moves first is not a rule parameter, and the numbers among the options are read at
     run time: such games run the kernels derived for the defaults. An option that changes
     which mechanics run (Oware's grand slam) runs the shared kernels."""
-    own = specialised(Game("oware").params).canonical_step
+    own = specialised(Game("oware").params).step
     assert Game("oware", first_player="player_1").kernels.step is own
     assert Game("oware", stall_limit=60, seeds=3).kernels.step is own
     assert Game("oware", grand_slam="capture").kernels is turn
@@ -287,28 +288,24 @@ def test_a_relay_turn_plays_the_chosen_lift_from_the_results_kept_when_it_began(
                 taken += 1
             assert kept.step(state, action, game.params) == 0
             shared.step(action)
-            position = np.zeros(L.STATE_SIZE, dtype=np.int32)
-            kept.canonical_state(state, position)
-            assert (position == shared.state).all()
+            assert (state[: L.STATE_SIZE] == shared.state).all()
         kept.new_game(game.params, 0, state)
         shared.reset()
     assert taken > 50
 
 
-def test_a_state_carried_in_from_the_shared_layout_keeps_nothing_yet():
-    """A position put into the layout that keeps results (a search's root) has none kept:
-    its first move is played afresh."""
+def test_a_search_root_keeps_nothing_yet():
+    """A game's position as MCTS's kernels play on it has no lift kept: its first move is
+    played afresh."""
     game = Game("ncho", first_player="player_0")
     game.step(int(game.legal_actions()[0]))
-    kept = specialised(game.params, keep=True)
-    state = np.full(kept.layout.STATE_SIZE, 1, dtype=np.int32)  # stale slots everywhere
-    kept.own_state(game.state, state)
-    assert state[kept.layout.KEPT] == 0
+    kernels = mcts._uct_kernels(game)
+    state = mcts._own_root(kernels, game)
+    assert state.shape == (kernels.layout.STATE_SIZE,) and state[L.KEPT] == 0
+    assert kernels.layout.STATE_SIZE > L.STATE_SIZE  # room for the lifts kept
     shared = game.copy()
     shared.kernels = turn
     action = int(game.legal_actions()[-1])
-    kept.step(state, action, game.params)
+    kernels.step(state, action, game.params)
     shared.step(action)
-    position = np.zeros(L.STATE_SIZE, dtype=np.int32)
-    kept.canonical_state(state, position)
-    assert (position == shared.state).all()
+    assert (state[: L.STATE_SIZE] == shared.state).all()

@@ -59,11 +59,12 @@ PIECE_AS = PIECE_ACTS + MAX_PIECES  # PIECE_AS + i: the kind a Chieftain is this
 PIECE_FLOCK_FROM = PIECE_AS + MAX_PIECES  # PIECE_FLOCK_FROM + i: the pit the Shepherd took it from
 MOVE = PIECE_FLOCK_FROM + MAX_PIECES  # MOVE + MOVE_*: a move of pieces under way (`engine.pieces`)
 MOVE_SLOTS = 12
-# A relay rule set's own layout only: the result of each lift, tried when the turn began, kept
-# for `turn.step` (`turn.legal_actions`): KEPT is 1 while they are the current turn's, then a
-# record a lift: its `make_move` flags and the KEPT slots of the state after it.
+# The states of MCTS's simulations of a relay rule set only (`kept_layout`): the result of each
+# lift, tried when the turn began, kept for `turn.step` (`turn.legal_actions`): KEPT is 1 while
+# they are the current turn's, then a record a lift: its `make_move` flags and the KEPT slots of
+# the state after it.
 KEPT = MOVE + MOVE_SLOTS
-KEPT_SLOTS = 0  # none in the shared layout
+KEPT_SLOTS = 0  # none in the states of games, batches and every other loop
 STATE_SIZE = KEPT + KEPT_SLOTS
 
 
@@ -163,7 +164,10 @@ P_PIECE_UNSOWN = P_PIECE_GAME + 1  # PIECE_UNSOWN_*: whose powers hold without b
 P_HOUSES = P_PIECE_UNSOWN + 1  # houses a player: the board has twice as many pits
 # laps after which a relay still going on counts as endless (0: none, the repeat alone decides)
 P_RELAY_LIMIT = P_HOUSES + 1
-P_USED = P_RELAY_LIMIT + 1  # the slots the rule sets use so far
+# 1: a four taken during a sowing that leaves at most P_END_BOARD_AT_MOST seeds in play wins
+# its taker those seeds at once (Ncho: 'the player who wins the eleventh four also wins the last')
+P_LAST_FOUR_TO_TAKER = P_RELAY_LIMIT + 1
+P_USED = P_LAST_FOUR_TO_TAKER + 1  # the slots the rule sets use so far
 PARAMS_SIZE = 80  # room for the parameters of rule sets still to come
 assert P_USED <= PARAMS_SIZE, f"the parameters need {P_USED} slots; PARAMS_SIZE is {PARAMS_SIZE}"
 # The parameters that are numbers rather than choices of mechanics (seed counts, limits, round
@@ -194,107 +198,16 @@ def structure(params: Sequence[int]) -> tuple[int, ...]:
     return tuple(0 if index in RUNTIME_PARAMS else int(v) for index, v in enumerate(params))
 
 
-# The state's blocks in order, with their sizes: a number, or what sizes the block in a rule
-# set's own layout (`state_layout`): "pits" (its board's 2N pits), "actions" (its action
-# space), "pieces" and "move" (room for special pieces, none in a game without them), "kept"
-# (a relay rule set's lifts' results).
-STATE_BLOCKS = (
-    ("PITS", "pits"),
-    ("STORE", 2),
-    ("TO_MOVE", 1),
-    ("MOVE_NUMBER", 1),
-    ("OVER", 1),
-    ("STALL_PLIES", 1),
-    ("SPECIAL_USED", 2),
-    ("LAST_ACTION", 1),
-    ("END_REASON", 1),
-    ("LAST_PIT", 1),
-    ("OWNER", "pits"),
-    ("CLOSED", "pits"),
-    ("LEGAL", "actions"),
-    ("FEED_POSSIBLE", 1),
-    ("LAST_CAPTURER", 1),
-    ("PHASE", 1),
-    ("TURNS", 2),
-    ("ROUND", 1),
-    ("ROUNDS_WON", 2),
-    ("ROUND_STARTER", 1),
-    ("ROUND_START_STORE", 2),
-    ("ROUND_OVER", 1),
-    ("UUR", "pits"),
-    ("SETTING_OUT", 8),
-    ("WINNER", 1),
-    ("BOARD_LOW", 1),
-    ("PIECE_KIND", "pieces"),
-    ("PIECE_AT", "pieces"),
-    ("PIECE_SINCE", "pieces"),
-    ("PIECE_DROP", "pieces"),
-    ("PIECE_SHIFT", "pieces"),
-    ("PIECE_FOUND", "pieces"),
-    ("PIECE_ACTS", "pieces"),
-    ("PIECE_AS", "pieces"),
-    ("PIECE_FLOCK_FROM", "pieces"),
-    ("MOVE", "move"),
-    ("KEPT", "kept"),
-)
-# The sizes `state_layout` sets for a rule set, and the names they go by in the kernels.
-LAYOUT_SIZES = {
-    "pits": "MAX_PITS",
-    "actions": "MAX_ACTIONS",
-    "pieces": "MAX_PIECES",
-    "move": "MOVE_SLOTS",
-    "kept": "KEPT_SLOTS",
-}
+def kept_layout(params: Sequence[int], keep: bool) -> dict[str, int]:
+    """With `keep`, for a relay rule set (whose turn plays every lift out when it begins), the
+    state's room to keep their results after the shared state (`KEPT`): a flag, then a record
+    a lift (its `make_move` flags, then the state after it), as {"KEPT_SLOTS": ...,
+    "STATE_SIZE": ...}; nothing for other rule sets or without `keep`."""
+    if not keep or int(params[P_CONTINUE]) == CONTINUE_NEVER:
+        return {}
+    slots = 1 + int(params[P_LIFT_ACTIONS]) * (1 + KEPT)
+    return {"KEPT_SLOTS": slots, "STATE_SIZE": KEPT + slots}
 
-
-def state_layout(pits: int, actions: int, pieces: bool, kept: int = 0) -> dict[str, int]:
-    """The state blocks laid out for a board of `pits` pits and `actions` actions, with room
-    for special pieces only when `pieces` and for the results of `kept` lifts: each block's
-    offset, `STATE_SIZE` and the sizes (`LAYOUT_SIZES`). The state's constants are the shared
-    layout: the largest of everything, and nothing kept."""
-    sizes = {
-        "pits": pits,
-        "actions": actions,
-        "pieces": MAX_PIECES if pieces else 0,
-        "move": MOVE_SLOTS if pieces else 0,
-        "kept": 0,
-    }
-    offsets = {}
-    offset = 0
-    for name, size in STATE_BLOCKS:
-        if name == "KEPT" and kept:  # the flag, then a record (flags, state) a lift
-            sizes["kept"] = 1 + kept * (1 + offset)
-        offsets[name] = offset
-        offset += size if isinstance(size, int) else sizes[size]
-    offsets.update({LAYOUT_SIZES[kind]: size for kind, size in sizes.items()})
-    offsets["STATE_SIZE"] = offset
-    return offsets
-
-
-def block_sizes(offsets: dict[str, int]) -> dict[str, int]:
-    """The size of each block of `STATE_BLOCKS` in the layout `offsets` (`state_layout`'s)."""
-    return {
-        name: size if isinstance(size, int) else offsets[LAYOUT_SIZES[size]]
-        for name, size in STATE_BLOCKS
-    }
-
-
-def own_layout(params: Sequence[int], keep: bool = False) -> dict[str, int]:
-    """The state layout of the rule set whose parameter vector is `params`: its board, its
-    action space, room for special pieces only in a game of them, and with `keep`, for a relay
-    rule set, which plays every lift out when a turn begins, room to keep their results (see
-    `state_layout`)."""
-    relays = keep and int(params[P_CONTINUE]) != CONTINUE_NEVER
-    return state_layout(
-        2 * int(params[P_HOUSES]),
-        int(params[P_N_ACTIONS]),
-        int(params[P_PIECE_GAME]) == 1,
-        int(params[P_LIFT_ACTIONS]) if relays else 0,
-    )
-
-
-_CANONICAL = state_layout(MAX_PITS, MAX_ACTIONS, pieces=True)
-assert {name: globals()[name] for name in _CANONICAL} == _CANONICAL, "STATE_BLOCKS != the state"
 
 CONTINUE_NEVER = 0  # single lap: the turn ends with the last seed
 CONTINUE_OCCUPIED = 1  # relay: lift the last pit again when it was not empty

@@ -37,13 +37,12 @@ from .layout import (
     P_END_BOARD_AT_MOST,
     P_FOUR_ON_THE_WAY,
     P_HOUSES,
+    P_LAST_FOUR_TO_TAKER,
     P_RELAY_LIMIT,
-    P_REMAINDER,
     P_SKIP_ORIGIN,
     P_SOW_INTO_STORE,
     P_STOP_AT_FOUR,
     P_UUR_RELAY,
-    REMAINDER_LAST_CAPTURER,
     SKIP_LAP_ORIGIN,
     SKIP_MOVE_ORIGIN,
     STORE,
@@ -96,7 +95,7 @@ def _decides_the_rest(state, hand, params):
     """Whether the four just taken leaves so few seeds in play (board and hand) that its taker
     wins them all at once: Ncho's 'the player who wins the eleventh four also wins the last'."""
     return (
-        params[P_REMAINDER] == REMAINDER_LAST_CAPTURER
+        params[P_LAST_FOUR_TO_TAKER] == 1
         and board_seeds(state, params) + hand <= params[P_END_BOARD_AT_MOST]
     )
 

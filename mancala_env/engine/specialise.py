@@ -99,19 +99,19 @@ def specialised(
     `params`, loaded once a process: the engine's, then those of each of `modules` (dotted
     names; a module's kernels call the derived kernels of the engine and of the modules before
     it). Kernels of one name in two of them are refused: the namespace returned holds them all,
-    the state's layout (`layout`) and the derived modules' files (`files`: "engine", then each
-    of `modules`, to the path of the source that runs). With `keep`, a relay rule set's state
-    keeps the results of the lifts tried when a turn begins (`layout.KEPT`), for loops that
-    step one state at a time."""
+    the layout's constants they read (`layout`: with `keep`, `STATE_SIZE` holds the kept lifts)
+    and the derived modules' files (`files`: "engine", then each of `modules`, to the path of
+    the source that runs). With `keep`, a relay rule set's states keep the results of the lifts
+    tried when a turn begins (`layout.kept_layout`), for MCTS's simulations."""
     values = layout.structure(params)
     if (values, modules, keep) in _loaded:
         return _loaded[values, modules, keep]
-    own = layout.own_layout(values, keep)
+    room = layout.kept_layout(values, keep)
     made: dict[int, tuple[str, str]] = {}  # a written kernel's id -> (derived module, name)
     kernels: dict[str, Any] = {}
     files: dict[str, str] = {}  # "engine", or a module's name -> its derived module's file
     for group in (ENGINE, *((name,) for name in modules if name not in ENGINE)):
-        module = _derived_module(values, own, group, made)
+        module = _derived_module(values, room, group, made)
         files["engine" if group == ENGINE else group[0]] = str(module.__file__)
         for name in group:
             written = vars(importlib.import_module(name))
@@ -122,9 +122,7 @@ def specialised(
                     )
                 made[id(written[kernel])] = (module.__name__, kernel)
                 kernels[kernel] = getattr(module, kernel)
-        if group == ENGINE:
-            kernels.update({name: getattr(module, name) for name in CONVERSIONS})
-    kernels["layout"] = SimpleNamespace(**own)
+    kernels["layout"] = SimpleNamespace(**{**_LAYOUT_INTS, **room})
     kernels["files"] = files
     _loaded[values, modules, keep] = SimpleNamespace(**kernels)
     return _loaded[values, modules, keep]
@@ -132,21 +130,22 @@ def specialised(
 
 def _derived_module(
     values: tuple[int, ...],
-    own: dict[str, int],
+    room: dict[str, int],
     names: tuple[str, ...],
     made: dict[int, tuple[str, str]],
 ) -> ModuleType:
-    """The module derived from the modules `names` for `values` on the state layout `own`,
-    written and imported once; its calls to the kernels in `made` go to their derived copies."""
+    """The module derived from the modules `names` for `values`, with the state's room for
+    kept lifts `room` (`layout.kept_layout`), written and imported once; its calls to the
+    kernels in `made` go to their derived copies."""
     sources = [inspect.getsource(importlib.import_module(name)) for name in names]
     callees = sorted({module for module, _ in made.values()})
-    laid_out = repr(sorted(own.items()))
+    laid_out = repr(sorted(room.items()))
     module_name = derived_name(values, names, [*sources, sources_digest(), laid_out, *callees])
     if module_name in _modules:
         return _modules[module_name]
     path = cache_folder() / "kernels" / f"{module_name}.py"
     if not path.exists():
-        _write_atomically(path, derive(values, names, sources, made, own))
+        _write_atomically(path, derive(values, names, sources, made, room))
     spec = importlib.util.spec_from_file_location(f"{PACKAGE}.{module_name}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -184,15 +183,15 @@ def derive(
     names: tuple[str, ...],
     sources: list[str],
     made: dict[int, tuple[str, str]] | None = None,
-    own: dict[str, int] | None = None,
+    room: dict[str, int] | None = None,
 ) -> str:
     """The source of the derived module: the kernels and constants of the modules `names`
-    (with their `sources`), their ``params`` reads replaced by `values`, on the state layout
-    `own` (by default `layout.own_layout(values)`). A kernel already derived (`made`: its id
-    -> its derived module and name) is imported from its derived module; every other name a
-    kernel uses from the module it was written in."""
-    own = own if own is not None else layout.own_layout(values)
-    constants = {**_LAYOUT_INTS, **own}
+    (with their `sources`), their ``params`` reads replaced by `values`, with the state's room
+    for kept lifts `room` (`layout.kept_layout`; none by default). A kernel already derived
+    (`made`: its id -> its derived module and name) is imported from its derived module; every
+    other name a kernel uses from the module it was written in."""
+    room = room or {}
+    constants = {**_LAYOUT_INTS, **room}
     kept: list[tuple[str, ast.stmt]] = []
     for name, source in zip(names, sources, strict=True):
         for node in ast.parse(source).body:
@@ -231,88 +230,16 @@ def derive(
         f"{list(values)}\n(those read at run time shown as 0; `mancala_env.engine.specialise`; "
         f'do not edit)."""\n\n'
     )
-    if names == ENGINE:
-        kept += [("mancala_env.engine.turn", node) for node in _conversions(own)]
     module = ast.Module(body=[node for _, node in kept], type_ignores=[])
-    imported = set(_LAYOUT_INTS) - set(own)  # the layout's values; its offsets are the rule set's
+    imported = set(_LAYOUT_INTS) - set(room)  # the layout's values, but for the kept lifts' room
     return (
         header
         + _imports(kept, (defined - imported) | set(dir(builtins)), made or {})
-        + "".join(f"{name} = {value}\n" for name, value in own.items())
+        + "".join(f"{name} = {value}\n" for name, value in room.items())
         + "\n"
         + ast.unparse(ast.fix_missing_locations(module))
         + "\n"
     )
-
-
-CONVERSIONS = (
-    "own_state",
-    "canonical_state",
-    "canonical_new_game",
-    "canonical_step",
-    "canonical_begin_turn",
-)
-
-
-def _conversions(own: dict[str, int]) -> list[ast.stmt]:
-    """The kernels (`CONVERSIONS`) that carry a state between the layout of the shared
-    kernels, which `Game`, snapshots and every reader in Python use, and the rule set's own
-    (`layout.own_layout`), and the engine's entry points on states in the shared layout."""
-    copies: list[tuple[int, int, int]] = []  # (own offset, shared offset, slots)
-    fills: list[tuple[int, int, int]] = []  # (shared offset, slots, value): not in the own
-    kept: list[tuple[int, int]] = []  # (own offset, slots) not in the shared: results kept,
-    # of which the first slot says whether they are the current turn's (none yet)
-    lengths, rooms = layout.block_sizes(own), layout.block_sizes(_LAYOUT_INTS)
-    for name, length in lengths.items():
-        room, start, at = rooms[name], own[name], _LAYOUT_INTS[name]
-        if room > length:
-            fills.append((at + length, room - length, layout.NO_OWNER if name == "OWNER" else 0))
-        elif length > room:
-            kept.append((start + room, length - room))
-        both = min(length, room)
-        if (
-            copies
-            and copies[-1][0] + copies[-1][2] == start
-            and copies[-1][1] + copies[-1][2] == at
-        ):
-            copies[-1] = (copies[-1][0], copies[-1][1], copies[-1][2] + both)
-        elif both:
-            copies.append((start, at, both))
-    own_state = "".join(f"    state[{a}] = 0\n" for a, _ in kept) + "".join(
-        f"    for i in range({n}):\n        state[{a} + i] = canonical[{b} + i]\n"
-        for a, b, n in copies
-    )
-    canonical_state = "".join(
-        f"    for i in range({n}):\n        canonical[{b} + i] = {fill}\n" for b, n, fill in fills
-    ) + "".join(
-        f"    for i in range({n}):\n        canonical[{b} + i] = state[{a} + i]\n"
-        for a, b, n in copies
-    )
-    kernel = "@njit(cache=True, _nrt=False)\n"
-    source = (
-        f"{kernel}def own_state(canonical, state):\n"
-        f'    """`canonical`, a state in the shared layout, written into `state`."""\n'
-        f"{own_state}\n"
-        f"{kernel}def canonical_state(state, canonical):\n"
-        f'    """`state` written into `canonical`, in the shared layout."""\n'
-        f"{canonical_state}\n"
-        f"{kernel}def canonical_new_game(params, first_player, out, seed=0):\n"
-        "    state = stack_array(STATE_SIZE)\n"
-        "    new_game(params, first_player, state, seed)\n"
-        "    canonical_state(state, out)\n\n"
-        f"{kernel}def canonical_step(canonical, action, params):\n"
-        "    state = stack_array(STATE_SIZE)\n"
-        "    own_state(canonical, state)\n"
-        "    result = step(state, action, params)\n"
-        "    canonical_state(state, canonical)\n"
-        "    return result\n\n"
-        f"{kernel}def canonical_begin_turn(canonical, params):\n"
-        "    state = stack_array(STATE_SIZE)\n"
-        "    own_state(canonical, state)\n"
-        "    begin_turn(state, params)\n"
-        "    canonical_state(state, canonical)\n"
-    )
-    return ast.parse(source).body
 
 
 def _imports(
@@ -422,8 +349,8 @@ class _Fold(ast.NodeTransformer):
         return None
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
-        """``L.X`` of a layout constant is ``X``: the derived module defines the offsets and
-        sizes of the rule set's own layout (and imports the layout's other constants)."""
+        """``L.X`` of a layout constant is ``X``: the derived module imports the layout's
+        constants (and defines the kept lifts' room, `layout.kept_layout`)."""
         self.generic_visit(node)
         if (
             isinstance(node.value, ast.Name)

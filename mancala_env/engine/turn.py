@@ -9,8 +9,6 @@ What each action number means is the rule set's list of action blocks
 them by the same offsets.
 """
 
-import numpy as np
-
 from .board import board_seeds, has_pieces, has_uur, house_pit, pit_count, row_seeds
 from .capture import CAPTURED, EXTRA_TURN
 from .jit import njit
@@ -62,7 +60,6 @@ from .layout import (
     P_STALL_LIMIT,
     P_STALL_NEW_LOW,
     P_STALL_REMAINDER,
-    PARAMS_SIZE,
     PHASE,
     PHASE_PLAY,
     REMAINDER_LAST_CAPTURER,
@@ -415,9 +412,3 @@ def new_game(params, first_player, out, seed=0):
         start_pieces(out, params, first_player, seed)
     out[BOARD_LOW] = board_seeds(out, params)
     begin_turn(out, params)
-
-
-def check_params(params: np.ndarray) -> None:
-    """Raise ValueError when a parameter vector has the wrong shape."""
-    if params.shape != (PARAMS_SIZE,):
-        raise ValueError(f"rule parameters must have shape ({PARAMS_SIZE},), got {params.shape}")

@@ -80,6 +80,7 @@ def to_params(options: NchoOptions) -> np.ndarray:
         options,
         END_BOARD_AT_MOST=4,
         REMAINDER=L.REMAINDER_LAST_CAPTURER,
+        LAST_FOUR_TO_TAKER=1,
         **fours_buy_houses(options),
     )
 
