@@ -22,9 +22,11 @@ import json
 import os
 import sys
 import textwrap
+import time
 from typing import Any
 
 import numpy as np
+from tqdm import tqdm
 
 from agents import HumanAgent, QuitGame, load_agent
 from agents.tournament import (
@@ -40,12 +42,16 @@ from agents.tournament import (
     StoreError,
     TournamentConfig,
     WorkerLost,
+    build_suite,
     format_leaderboard,
     match_config,
+    read_suite,
     run_match,
     run_tournament,
+    save_suite,
     write_report,
 )
+from agents.tournament.openings import DEFAULT_SEARCH, shipped_suite
 from agents.tournament.replay import load_record, replay
 
 from . import __version__, list_variants
@@ -68,6 +74,8 @@ MAX_OPENING_PLIES = 1000
 MAX_WORKERS = 1024
 MAX_POSITIONS = 10_000_000
 MAX_DELAY = 3600.0  # seconds between the moves of a replay
+MAX_SUITE = 100_000  # entries of an opening suite
+DEFAULT_OPENING_PLIES = 4
 KERNEL_MODULES = ("engine", *(name.rpartition(".")[2] for name in HOT_MODULES))
 
 
@@ -319,8 +327,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             games_per_pair=args.games_per_pair,
             format=args.format,
             openings=args.openings,
-            opening_plies=args.opening_plies,
+            opening_plies=_opening_plies(args),
             seed=args.seed,
+            opening_suite=_opening_suite(args, options),
         )
         result = run_tournament(
             config,
@@ -331,7 +340,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             progress=not args.no_progress,
             endgame_db=args.endgame_db,
         )
-    except (TypeError, ValueError, BackendError) as error:  # a bad store or database too
+    except (TypeError, ValueError, BackendError) as error:  # a bad store, database or suite too
         print(f"mancala tournament: error: {error}", file=sys.stderr)
         return USAGE_ERROR
     except (KeyboardInterrupt, WorkerLost) as error:
@@ -353,17 +362,97 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def _opening_plies(args: argparse.Namespace) -> int:
+    return DEFAULT_OPENING_PLIES if args.opening_plies is None else args.opening_plies
+
+
+def _opening_suite(args: argparse.Namespace, options: dict[str, Any]) -> Any:
+    """The suite ``--opening-suite`` names, checked against the games' rules (None without
+    one); ValueError when random openings are asked for too."""
+    if args.opening_suite is None:
+        return None
+    if args.openings or args.opening_plies is not None:
+        given = "--openings" if args.openings else "--opening-plies"
+        raise ValueError(f"--opening-suite and {given} both choose the openings; give one of them")
+    return read_suite(args.opening_suite, args.variant, options)
+
+
+def cmd_openings(args: argparse.Namespace) -> int:
+    try:
+        options = parse_options(args.option, args.variant)
+        bar = tqdm(
+            total=args.count,
+            desc=f"{args.variant} openings",
+            unit="kept",
+            file=sys.stderr,
+            disable=args.no_progress,
+        )
+
+        def progress(kept: int, tried: int) -> None:
+            bar.update(kept - bar.n)
+            bar.set_postfix(tried=tried, refresh=False)
+
+        began = time.perf_counter()
+        try:
+            suite = build_suite(
+                args.variant,
+                options,
+                count=args.count,
+                plies=args.plies,
+                search=args.search,
+                margin=args.margin,
+                seed=args.seed,
+                max_tries=args.max_tries,
+                progress=progress,
+            )
+        finally:
+            bar.close()
+        seconds = time.perf_counter() - began
+    except (TypeError, ValueError) as error:  # bad options, search spec, or too few kept
+        print(f"mancala openings: error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    except KeyboardInterrupt:
+        print("\nmancala openings: interrupted; nothing was written", file=sys.stderr)
+        return 130
+    try:
+        digest = save_suite(suite, args.out)
+    except OSError as error:
+        print(f"mancala openings: error: cannot write {args.out}: {error}", file=sys.stderr)
+        return 1
+    print(
+        f"{len(suite.entries)} openings of {suite.plies} plies kept of {suite.tried} tried "
+        f"(|value| <= {suite.margin:g} by {suite.search}) in {seconds:.1f} s: "
+        f"{args.out} (sha256 {digest[:16]})"
+    )
+    return 0
+
+
+def suite_file(text: str) -> str:
+    """An opening suite's file, or a rule set's name for the suite shipped with it."""
+    if not os.path.exists(text):
+        shipped = shipped_suite(text)
+        if shipped is not None:
+            return str(shipped)
+    try:
+        return input_file(text)
+    except OSError as error:  # a name too long for the file system, say
+        raise argparse.ArgumentTypeError(f"{text}: {error.strerror or error}") from None
+
+
 def cmd_match(args: argparse.Namespace) -> int:
     try:
         sprt = Sprt(args.elo0, args.elo1, args.alpha, args.beta, args.model)
+        options = parse_options(args.option, args.variant)
+        suite = _opening_suite(args, options)
         config = match_config(
             args.variant,
             args.agent,
             args.baseline,
-            options=parse_options(args.option, args.variant),
-            openings=args.openings,
-            opening_plies=args.opening_plies,
+            options=options,
+            openings=MAX_PAIRS if args.openings is None else args.openings,
+            opening_plies=_opening_plies(args),
             seed=args.seed,
+            opening_suite=suite,
         )
     except (TypeError, ValueError) as error:
         print(f"mancala match: error: {error}", file=sys.stderr)
@@ -707,7 +796,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--openings", type=integer(0, MAX_GAMES), default=0, help="random opening lines (0: none)"
     )
     p.add_argument(
-        "--opening-plies", type=integer(1, MAX_OPENING_PLIES), default=4, help="moves in a line"
+        "--opening-plies",
+        type=integer(1, MAX_OPENING_PLIES),
+        default=None,
+        help=f"moves in a line (default {DEFAULT_OPENING_PLIES})",
+    )
+    p.add_argument(
+        "--opening-suite",
+        type=suite_file,
+        default=None,
+        metavar="FILE",
+        help="play from this opening suite's entries ('mancala openings'; a rule set's name: "
+        "the suite shipped for it)",
     )
     p.add_argument(
         "--workers", type=integer(1, MAX_WORKERS), default=os.cpu_count() or 1, help="processes"
@@ -753,11 +853,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--openings",
         type=integer(0, MAX_PAIRS),
-        default=MAX_PAIRS,
+        default=None,
         help="random opening lines the pairs cycle through (default: one for each pair)",
     )
     p.add_argument(
-        "--opening-plies", type=integer(1, MAX_OPENING_PLIES), default=4, help="moves in a line"
+        "--opening-plies",
+        type=integer(1, MAX_OPENING_PLIES),
+        default=None,
+        help=f"moves in a line (default {DEFAULT_OPENING_PLIES})",
+    )
+    p.add_argument(
+        "--opening-suite",
+        type=suite_file,
+        default=None,
+        metavar="FILE",
+        help="pair k from entry k of this opening suite ('mancala openings'; a rule set's "
+        "name: the suite shipped for it)",
     )
     p.add_argument(
         "--workers", type=integer(1, MAX_WORKERS), default=os.cpu_count() or 1, help="processes"
@@ -771,6 +882,39 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="rule option")
     p.set_defaults(func=cmd_match)
+
+    p = sub.add_parser("openings", help="build a suite of openings a search rates even")
+    p.add_argument("variant", help="rule set name (see 'mancala variants')")
+    p.add_argument("--out", type=output_file, required=True, metavar="FILE", help="JSON to write")
+    p.add_argument(
+        "--count", type=integer(1, MAX_SUITE), default=50, help="openings to keep (default 50)"
+    )
+    p.add_argument(
+        "--plies", type=integer(1, MAX_OPENING_PLIES), default=4, help="moves in each line"
+    )
+    p.add_argument(
+        "--search",
+        default=DEFAULT_SEARCH,
+        metavar="SPEC",
+        help=f"the agent that rates the positions (default {DEFAULT_SEARCH})",
+    )
+    p.add_argument(
+        "--margin",
+        type=real(0),
+        default=1.0,
+        help="keep a position when |value| <= this many seeds, the mover's view (default 1)",
+    )
+    p.add_argument(
+        "--max-tries",
+        type=integer(1),
+        default=None,
+        metavar="N",
+        help="give up after rating this many positions (default 50 x --count)",
+    )
+    p.add_argument("--seed", type=seed_type, default=0, help="seed of the lines drawn")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="rule option")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_openings)
 
     p = sub.add_parser("solve", help="build an endgame database of perfect play (resumable)")
     p.add_argument("variant", help="rule set name: oware, kpo or ouri")

@@ -28,6 +28,7 @@ BASE = {
     "replay": ["g.jsonl"],
     "export": ["s.sqlite"],
     "match": ["random", "greedy"],
+    "openings": ["oware", "--out", "suite.json"],
 }
 NOT_NUMBERS = [
     *("nan", "inf", "-inf", "²", "", " ", "abc", "1e400", "-1e400", "9" * 5000, "-" + "9" * 5000),

@@ -14,6 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("mancala_env", "agents", "train")
+SUITES = Path("agents", "tournament", "suites")  # the opening suites shipped
 SOURCES = ("pyproject.toml", "README.md", *PACKAGES)
 
 
@@ -55,6 +56,8 @@ def test_wheel_ships_training_configs_and_type_markers(wheel):
     assert configs and configs <= names
     assert {f"{package}/py.typed" for package in PACKAGES} <= names
     assert "mancala_env/anchors/oware_limit.c" in names  # the C loop `mancala bench` builds
+    suites = {f"agents/tournament/suites/{p.name}" for p in (ROOT / SUITES).glob("*.json")}
+    assert suites and suites <= names  # the opening suites `--opening-suite VARIANT` reads
     assert not any(name.startswith(("tests/", "docs/", "benchmarks/")) for name in names)
 
 

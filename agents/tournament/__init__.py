@@ -1,5 +1,6 @@
 """Agent tournaments: fair schedules, a crash-proof SQLite store, ratings with error bars,
-and matches of two agents that stop at an SPRT's decision (`run_match`).
+matches of two agents that stop at an SPRT's decision (`run_match`), and opening suites of
+positions a search rates even (`build_suite`, `read_suite`).
 
     from agents.tournament import TournamentConfig, run_tournament
     config = TournamentConfig("oware", ("random", "greedy", "alphabeta:depth=2"))
@@ -11,6 +12,7 @@ See docs/tournaments.md.
 
 from .backends import BACKENDS, BackendError, WorkerLost, run_games
 from .match import play_game
+from .openings import OpeningSuite, SuiteError, build_suite, read_suite, save_suite
 from .ratings import Ratings, bradley_terry, rate, wilson
 from .record import GameRecord
 from .report import format_leaderboard, write_report
@@ -33,21 +35,26 @@ __all__ = [
     "GameTask",
     "MatchResult",
     "MatchStep",
+    "OpeningSuite",
     "Ratings",
     "Sprt",
     "StoreError",
+    "SuiteError",
     "TournamentConfig",
     "TournamentResult",
     "WorkerLost",
     "bradley_terry",
+    "build_suite",
     "elo_estimate",
     "format_leaderboard",
     "match_config",
     "play_game",
     "rate",
+    "read_suite",
     "run_games",
     "run_match",
     "run_tournament",
+    "save_suite",
     "schedule",
     "wilson",
     "write_report",

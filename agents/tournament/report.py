@@ -284,11 +284,18 @@ def _markdown(result: TournamentResult) -> str:
     low, high = ratings.first_mover_interval
     lengths = [r["length"] for r in result.records]
     options = ", ".join(f"{k}={v}" for k, v in config.options.items()) or "the defaults"
+    suite = config.opening_suite
+    openings = (
+        f"openings {config.openings} of {config.opening_plies} plies"
+        if suite is None
+        else f"an opening suite of {len(suite.entries)} lines of {suite.plies} plies "
+        f"(sha256 {suite.sha256[:16]}, rated by {suite.search})"
+    )
     lines = [
         f"# Tournament: {config.variant}",
         "",
         f"{ratings.games} games, {config.format}, {config.games_per_pair} games per pair, "
-        f"openings {config.openings} of {config.opening_plies} plies, seed {config.seed}; "
+        f"{openings}, seed {config.seed}; "
         f"rule options: {options}. Store: `{result.db}`, tournament `{config.key}`.",
         "",
         "## Leaderboard",

@@ -8,7 +8,8 @@ a tournament that stops can be resumed by playing the games its store does not h
 Fairness: games come in pairs with the same seed (and opening) and the seats swapped, so each
 agent meets the same first player, the same starting position and the same opening moves from
 both sides of the board. With ``openings=K`` the pairs cycle through K random opening lines,
-the same for every pair of agents.
+the same for every pair of agents; with an `opening_suite` (`agents.tournament.openings`) they
+cycle through the suite's entries, couple k of each pair from entry k modulo the suite's size.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from mancala_env import Game
 from mancala_env.variants import get_variant
 
 from ..loader import SpecError, agent_identity, parse_spec
+from .openings import OpeningSuite, from_document, random_line
 
 FORMATS = ("round-robin", "gauntlet")
 # The most games a tournament plays: its schedule is made whole before the first game, so a
@@ -42,6 +44,10 @@ class TournamentConfig:
     against each of the others). `games_per_pair` is even: each pair plays as many games from
     each seat. `openings` > 0 starts the games from that many random lines of
     `opening_plies` moves each; 0 starts every game from the rule set's starting position.
+    `opening_suite` (`read_suite`; `openings` 0 then) starts couple k of each pair from the
+    suite's entry k modulo its size: its reset seed and its moves. The hash of the suite's file
+    is part of the key (a changed suite makes another tournament); a config without a suite
+    keeps the key it had before suites were known.
 
     `identities` and `rules` are what the agents and the rules were when the tournament was
     set up: left out, they are read now; a stored config (`from_json`) gives its own, so that it
@@ -56,6 +62,7 @@ class TournamentConfig:
     openings: int = 0
     opening_plies: int = 4
     seed: int = 0
+    opening_suite: OpeningSuite | None = None
     # what each agent is (`agent_identity`): part of the key. None (a new tournament) reads
     # them from the agents' files now; a stored tournament gives the ones it was played with.
     identities: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
@@ -95,6 +102,22 @@ class TournamentConfig:
         _check_int("openings", self.openings, 0, MAX_GAMES)
         _check_int("opening_plies", self.opening_plies, 1)
         _check_int("seed", self.seed, 0)
+        if isinstance(self.opening_suite, dict):  # as `to_json` stores it
+            stored = self.opening_suite
+            if set(stored) != {"sha256", "suite"} or not isinstance(stored["sha256"], str):
+                raise ValueError(f"opening_suite must hold sha256 and suite, got {stored!r}")
+            suite = from_document(stored["suite"], stored["sha256"])
+            object.__setattr__(self, "opening_suite", suite)
+        if self.opening_suite is not None:
+            if not isinstance(self.opening_suite, OpeningSuite):
+                raise ValueError(
+                    f"opening_suite must be an OpeningSuite, got {self.opening_suite!r}"
+                )
+            if self.openings:
+                raise ValueError(
+                    "a tournament plays from an opening suite or from random openings, not both"
+                )
+            self.opening_suite.check_fits(self.variant, self.rules["options"])
         if self.n_games > MAX_GAMES:
             raise ValueError(
                 f"a tournament plays at most {MAX_GAMES:,} games, got {self.n_games:,} "
@@ -118,6 +141,13 @@ class TournamentConfig:
         record = dataclasses.asdict(self)
         record["agents"] = list(self.agents)
         record["identities"] = list(self.identities)
+        if self.opening_suite is None:
+            del record["opening_suite"]  # as configs were stored before suites were known
+        else:
+            record["opening_suite"] = {
+                "sha256": self.opening_suite.sha256,
+                "suite": self.opening_suite.to_document(),
+            }
         return record
 
     @classmethod
@@ -165,6 +195,8 @@ class TournamentConfig:
         play, defaults included: naming a default does not make another tournament."""
         record = self.to_json()
         del record["options"]  # in `rules`, complete
+        if "opening_suite" in record:  # the suite's file by its content, not its path
+            record["opening_suite"] = record["opening_suite"]["sha256"]
         text = json.dumps(record, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -226,20 +258,8 @@ def _seed(config: TournamentConfig, *path: int) -> int:
 def random_opening(config: TournamentConfig, seed: int) -> tuple[int, ...]:
     """`opening_plies` random legal moves from the start of a game reset with `seed`, chosen
     so that the game is still going after them."""
-    chooser = np.random.default_rng(seed)
-    for _ in range(_OPENING_TRIES):
-        game = Game(config.variant, **config.options)
-        game.reset(np.random.default_rng(seed))
-        moves = []
-        while len(moves) < config.opening_plies and not game.over:
-            action = int(chooser.choice(game.legal_actions()))
-            game.step(action)
-            moves.append(action)
-        if not game.over:
-            return tuple(moves)
-    raise ValueError(
-        f"no opening of {config.opening_plies} moves leaves a {config.variant} game going; "
-        "ask for fewer opening plies"
+    return random_line(
+        config.variant, config.options, config.opening_plies, seed, tries=_OPENING_TRIES
     )
 
 
@@ -255,6 +275,7 @@ def scheduled(config: TournamentConfig, start: int = 0) -> Iterator[GameTask]:
     """The games of `schedule` from number `start` on, one by one: an opening is made when
     the first game that plays it is asked for (a match that stops early makes no more), and
     the games before `start` are not made at all."""
+    suite = config.opening_suite
     played = min(config.openings, config.games_per_pair // 2)
     openings: dict[int, tuple[int, tuple[int, ...]]] = {}
     key = config.key
@@ -263,7 +284,10 @@ def scheduled(config: TournamentConfig, start: int = 0) -> Iterator[GameTask]:
         for r in range(couples):
             if (p * couples + r + 1) * 2 <= start:
                 continue
-            if played:
+            if suite is not None:
+                entry = suite.entries[r % len(suite.entries)]
+                seed, opening = entry.seed, entry.moves
+            elif played:
                 k = r % played
                 if k not in openings:
                     seed = _seed(config, 0, k)

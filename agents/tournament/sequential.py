@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from .backends import run_games
+from .openings import OpeningSuite
 from .runner import begin
 from .schedule import MAX_GAMES, GameTask, TournamentConfig, scheduled
 from .sprt import Decision, EloEstimate, Sprt, elo_estimate
@@ -46,11 +47,16 @@ def match_config(
     openings: int = MAX_PAIRS,
     opening_plies: int = 4,
     seed: int = 0,
+    opening_suite: OpeningSuite | None = None,
 ) -> TournamentConfig:
     """The tournament a match between `agent` and `baseline` plays: `MAX_PAIRS` pairs of
     games, pair k from random opening line k modulo `openings` (by default every pair its own
     line: pairs that repeat a line repeat their games between deterministic agents, and are
-    not the independent trials the test counts), `opening_plies` moves long."""
+    not the independent trials the test counts), `opening_plies` moves long; with
+    `opening_suite` (`openings` is then ignored), pair k from the suite's entry k modulo its
+    size."""
+    if opening_suite is not None:
+        openings = 0
     return TournamentConfig(
         variant,
         (agent, baseline),
@@ -60,6 +66,7 @@ def match_config(
         openings=openings,
         opening_plies=opening_plies,
         seed=seed,
+        opening_suite=opening_suite,
     )
 
 
