@@ -433,6 +433,11 @@ def suite_file(text: str) -> str:
         shipped = shipped_suite(text)
         if shipped is not None:
             return str(shipped)
+        if text and not os.path.lexists(text) and len(text) < 256:
+            raise argparse.ArgumentTypeError(
+                f"{text}: no such file, nor a rule set with a shipped suite "
+                f"({', '.join(sorted(VARIANTS))})"
+            )
     try:
         return input_file(text)
     except OSError as error:  # a name too long for the file system, say

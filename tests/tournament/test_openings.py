@@ -292,6 +292,11 @@ def test_a_rule_set_name_reads_its_shipped_suite_unless_a_file_has_that_name(tmp
     with contextlib.redirect_stderr(err):
         status = main(["match", "random", "greedy", "--opening-suite", "oware", "--variant", "kpo"])
     assert status == 2 and "the opening suite is for oware, not kpo" in err.getvalue()
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        status = main(["tournament", "oware", "--opening-suite", "owre"])
+    assert status == 2
+    assert "owre: no such file, nor a rule set with a shipped suite (ayoayo," in err.getvalue()
 
 
 def test_a_forced_move_is_followed_before_the_position_is_rated():
