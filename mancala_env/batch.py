@@ -23,6 +23,7 @@ a `Game`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -185,7 +186,6 @@ class BatchedGames:
         self.options = self.variant.options(**options)
         self.params = self.variant.params(self.options)
         self.kernels = rule_set_kernels(self.variant, self.params, ("batch_reset", "batch_step"))
-        self.layout = L  # the rows' offsets
         self.n_games = int(n_games)
         self.n_actions = int(self.params[L.P_N_ACTIONS])
         self.observation_high = observation_high(self.params)
@@ -215,6 +215,11 @@ class BatchedGames:
             self._final_stores,
             self._final_states,
         )
+
+    @property
+    def layout(self) -> ModuleType:
+        """The rows' offsets: `engine.layout` (a row is a state as a `Game` holds it)."""
+        return L
 
     @property
     def observations(self) -> np.ndarray:

@@ -130,7 +130,7 @@ def test_a_batch_larger_than_memory_is_refused_naming_n_games(n_games):
 def test_a_batch_that_fits_is_not_refused(monkeypatch):
     monkeypatch.setattr(inputs, "available_memory", lambda: 10**6)
     assert BatchedGames("oware", 100).states.shape[0] == 100
-    with pytest.raises(ValueError, match="n_games=10,000 .* needs 8.2 MiB of memory"):
+    with pytest.raises(ValueError, match="n_games=10,000 .* needs 24.2 MiB of memory"):
         BatchedGames("oware", 10_000)
 
 
