@@ -694,6 +694,24 @@ def cmd_train(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def add_opening_line_arguments(parser: argparse.ArgumentParser, suite_use: str) -> None:
+    """``--opening-plies`` (the length of a random line) and ``--opening-suite`` (lines from a
+    suite instead; `suite_use` says how the command plays them)."""
+    parser.add_argument(
+        "--opening-plies",
+        type=integer(1, MAX_OPENING_PLIES),
+        default=None,
+        help=f"moves in a line (default {DEFAULT_OPENING_PLIES})",
+    )
+    parser.add_argument(
+        "--opening-suite",
+        type=suite_file,
+        default=None,
+        metavar="FILE",
+        help=f"{suite_use} ('mancala openings'; a rule set's name: the suite shipped for it)",
+    )
+
+
 def add_color_arguments(parser: argparse.ArgumentParser) -> None:
     """``--color auto|always|never`` and its short form ``--no-color`` (see `wants_color`)."""
     parser.add_argument(
@@ -800,20 +818,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--openings", type=integer(0, MAX_GAMES), default=0, help="random opening lines (0: none)"
     )
-    p.add_argument(
-        "--opening-plies",
-        type=integer(1, MAX_OPENING_PLIES),
-        default=None,
-        help=f"moves in a line (default {DEFAULT_OPENING_PLIES})",
-    )
-    p.add_argument(
-        "--opening-suite",
-        type=suite_file,
-        default=None,
-        metavar="FILE",
-        help="play from this opening suite's entries ('mancala openings'; a rule set's name: "
-        "the suite shipped for it)",
-    )
+    add_opening_line_arguments(p, "play from this opening suite's entries")
     p.add_argument(
         "--workers", type=integer(1, MAX_WORKERS), default=os.cpu_count() or 1, help="processes"
     )
@@ -861,20 +866,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="random opening lines the pairs cycle through (default: one for each pair)",
     )
-    p.add_argument(
-        "--opening-plies",
-        type=integer(1, MAX_OPENING_PLIES),
-        default=None,
-        help=f"moves in a line (default {DEFAULT_OPENING_PLIES})",
-    )
-    p.add_argument(
-        "--opening-suite",
-        type=suite_file,
-        default=None,
-        metavar="FILE",
-        help="pair k from entry k of this opening suite ('mancala openings'; a rule set's "
-        "name: the suite shipped for it)",
-    )
+    add_opening_line_arguments(p, "pair k from entry k of this opening suite")
     p.add_argument(
         "--workers", type=integer(1, MAX_WORKERS), default=os.cpu_count() or 1, help="processes"
     )
