@@ -254,7 +254,7 @@ class LearnerBatch:
             states = games.states[rows]
             return opponent_actions(opponent, states, games.params, masks, self._rng, games.kernels)
         if hasattr(opponent, "act_on_states"):
-            states = np.stack([games.position(i) for i in rows])  # in the shared layout
+            states = games.states[rows]  # a copy: rows are states as a Game holds them
             actions = np.asarray(opponent.act_on_states(states, games.params, masks))
         else:
             seen = self.encoding.encode(games.observations[rows])

@@ -131,7 +131,7 @@ def legal_actions(state, params, out):
     rule_candidates(state, mover, params, out)
     feeding = params[P_FEEDING]
     opponent_empty = row_seeds(state, 1 - mover, params) == 0
-    keep = KEPT_SLOTS > 0  # a relay rule set's own layout keeps the lifts' results
+    keep = KEPT_SLOTS > 0  # MCTS's states of a relay rule set keep the lifts' results
     if keep:
         state[KEPT] = 0
     if params[P_CONTINUE] == CONTINUE_NEVER and not (opponent_empty and feeding != FEED_NONE):
