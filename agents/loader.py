@@ -8,6 +8,9 @@
     perfect:db=endgames/oware   perfect play from an endgame database (docs/endgames.md)
     ppo:models/oware.zip        a saved sb3-contrib MaskablePPO model (its weights only)
     ppo:models/oware.zip,trust=yes   ... loaded whole: runs code the file holds
+    az:oware                    the shipped Oware policy-value network, no search
+    az:oware,simulations=800    ... searching with it (keys: simulations, time, c)
+    az:runs/oware-az/final.npz  a network of your own (``mancala train --algo az``)
     human                       a person typing moves
     python:my_module:MyAgent    a class of your own (seeded if its __init__ takes `seed`)
 
@@ -49,6 +52,7 @@ SPEC_FORMS = (
     "mcts[:simulations=N][,time=SECONDS][,c=C][,mix=M]",
     "perfect:db=DIR",
     "ppo:PATH[,trust=yes]",
+    "az:NAME|PATH[,simulations=N][,time=SECONDS][,c=C]",
     "human",
     "python:MODULE:CLASS",
 )
@@ -122,6 +126,11 @@ KEYS: dict[str, dict[str, tuple[str, Callable[[str], Any]]]] = {
         "mix": ("mix", _non_negative),
     },
     "perfect": {"db": ("db", str)},
+    "az": {
+        "simulations": ("simulations", _integer(1)),
+        "time": ("time_limit", _positive),
+        "c": ("c", _non_negative),
+    },
 }
 
 
@@ -199,6 +208,19 @@ def _ppo_target(spec: str, rest: str) -> dict[str, Any]:
         raise SpecError(spec, f"bad value {value!r} for trust: must be yes or no") from None
 
 
+def _az_target(spec: str, rest: str) -> dict[str, Any]:
+    """The network and search keys of ``az:NAME|PATH[,key=value...]``: the keys are read from
+    the end, so a path may hold commas of its own."""
+    items = rest.strip().split(",")
+    keys: list[str] = []
+    while len(items) > 1 and items[-1].partition("=")[0].strip() in KEYS["az"]:
+        keys.insert(0, items.pop())
+    network = ",".join(items).strip()
+    if not network:
+        raise SpecError(spec, "az: needs a shipped network's name or a network file, az:NAME")
+    return {"network": network, **_keys(spec, "az", ",".join(keys))}
+
+
 def _python_target(spec: str, rest: str) -> dict[str, str]:
     """The module and class of ``python:MODULE:CLASS``."""
     module_name, colon, class_name = rest.rpartition(":")
@@ -231,6 +253,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         raise SpecError(spec, "an agent spec is a non-empty string")
     kind, colon, rest = spec.strip().partition(":")
     kind = kind.strip()
+    if kind == "az":
+        return kind, _az_target(spec, rest)
     if kind in KEYS:
         arguments = _keys(spec, kind, rest)
         if kind == "perfect" and "db" not in arguments:
@@ -263,6 +287,10 @@ def load_agent(spec: str, variant: str | None = None, seed: int | None = None) -
         return PPOAgent(variant=variant, seed=seed, **arguments)
     if kind == "python":
         return _python_agent(spec, seed=seed, **arguments)
+    if kind == "az":
+        from .az import AZAgent
+
+        return AZAgent(variant=variant, seed=seed, **arguments)
     try:
         return BUILT_INS[kind](seed=seed, **arguments)
     except ValueError as error:  # a database that does not open, a budget out of range
@@ -279,6 +307,10 @@ def agent_identity(spec: str) -> str:
         from .ppo import model_identity
 
         return model_identity(arguments["path"])
+    if kind == "az":
+        from .network import network_identity
+
+        return network_identity(arguments["network"])
     if kind == "python":
         module_name = arguments["module_name"]
         source = _find(spec, module_name, importlib.util.find_spec).origin

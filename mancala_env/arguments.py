@@ -11,12 +11,15 @@ before it, and it keeps an output from naming one of the command's inputs (`keep
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import os
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
+
+from .variants import VARIANTS
 
 USAGE_ERROR = 2
 SEED_MAX = 2**32 - 1  # numpy's legacy seeding (which training uses) takes 32 bits
@@ -194,3 +197,35 @@ def same_file(one: str | os.PathLike, other: str | os.PathLike) -> bool:
         return os.path.samefile(one, other)
     except OSError:
         return Path(one).resolve() == Path(other).resolve()
+
+
+# ---- rule options ------------------------------------------------------------------------------
+def parse_option(text: str, variant: str | None = None) -> tuple[str, Any]:
+    """``KEY=VALUE`` -> (key, value); the value becomes an int, True, False, or stays a
+    string; ``none`` becomes None for an option of `variant` that may be None (as in
+    ``relay_limit=none``), and stays text for the others (``odu=none``)."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key:
+        raise ValueError(f"option {text!r} is not of the form KEY=VALUE")
+    lowered = raw.lower()
+    if lowered in ("true", "false"):
+        return key, lowered == "true"
+    if lowered == "none" and variant is not None and key in nullable_options(variant):
+        return key, None
+    try:
+        return key, int(raw)
+    except ValueError:
+        return key, raw
+
+
+def nullable_options(variant: str) -> set[str]:
+    """The options of `variant` that may be None (an unknown variant has none)."""
+    if variant not in VARIANTS:
+        return set()
+    fields = dataclasses.fields(VARIANTS[variant].options_type)
+    return {f.name for f in fields if f.metadata.get("or_none")}
+
+
+def parse_options(texts: list[str], variant: str) -> dict[str, Any]:
+    """The ``--option KEY=VALUE`` arguments for a game of `variant` (`parse_option`)."""
+    return dict(parse_option(text, variant) for text in texts)

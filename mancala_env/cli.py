@@ -55,7 +55,16 @@ from agents.tournament.openings import DEFAULT_SEARCH, shipped_suite
 from agents.tournament.replay import load_record, replay
 
 from . import __version__, list_variants
-from .arguments import Parser, input_file, input_folder, integer, output_file, output_folder, real
+from .arguments import (
+    Parser,
+    input_file,
+    input_folder,
+    integer,
+    output_file,
+    output_folder,
+    parse_options,
+    real,
+)
 from .arguments import seed as seed_type
 from .engine import layout as L
 from .engine.specialise import specialised
@@ -80,37 +89,6 @@ KERNEL_MODULES = ("engine", *(name.rpartition(".")[2] for name in HOT_MODULES))
 
 
 # ---- option parsing and description -----------------------------------------------------------
-def parse_option(text: str, variant: str | None = None) -> tuple[str, Any]:
-    """``KEY=VALUE`` -> (key, value); the value becomes an int, True, False, or stays a
-    string; ``none`` becomes None for an option of `variant` that may be None (as in
-    ``relay_limit=none``), and stays text for the others (``odu=none``)."""
-    key, sep, raw = text.partition("=")
-    if not sep or not key:
-        raise ValueError(f"option {text!r} is not of the form KEY=VALUE")
-    lowered = raw.lower()
-    if lowered in ("true", "false"):
-        return key, lowered == "true"
-    if lowered == "none" and variant is not None and key in nullable_options(variant):
-        return key, None
-    try:
-        return key, int(raw)
-    except ValueError:
-        return key, raw
-
-
-def nullable_options(variant: str) -> set[str]:
-    """The options of `variant` that may be None (an unknown variant has none)."""
-    if variant not in VARIANTS:
-        return set()
-    fields = dataclasses.fields(VARIANTS[variant].options_type)
-    return {f.name for f in fields if f.metadata.get("or_none")}
-
-
-def parse_options(texts: list[str], variant: str) -> dict[str, Any]:
-    """The ``--option KEY=VALUE`` arguments for a game of `variant` (`parse_option`)."""
-    return dict(parse_option(text, variant) for text in texts)
-
-
 def _format_value(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 

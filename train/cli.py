@@ -8,7 +8,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from mancala_env.arguments import Parser, input_file, integer, output_folder, real
+from mancala_env.arguments import Parser, input_file, input_folder, integer, output_folder, real
 from mancala_env.arguments import seed as seed_type
 
 from .config import SELF, load_config
@@ -16,16 +16,35 @@ from .config import SELF, load_config
 USAGE_ERROR = 2
 INTERRUPTED = 130
 MAX_ENVS = 1_000_000  # games stepped together: more could only exhaust the machine
+ALGORITHMS = ("ppo", "az")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("variant", help="rule set name (see 'mancala variants')")
     parser.add_argument(
-        "--config", type=input_file, default=None, help="a TOML file (default: train/configs/)"
+        "--algo",
+        choices=ALGORITHMS,
+        default="ppo",
+        help="ppo: MaskablePPO against an opponent pool; az: a policy-value network fitted to "
+        "an alpha-beta teacher's move values in its own games (expert iteration)",
     )
-    parser.add_argument("--timesteps", type=integer(1), default=None, help="learner moves in all")
     parser.add_argument(
-        "--n-envs", type=integer(1, MAX_ENVS), default=None, help="games stepped together"
+        "--config",
+        type=input_file,
+        default=None,
+        help="a TOML file (default: train/configs/VARIANT.toml, train/configs/az/ for az)",
+    )
+    parser.add_argument(
+        "--timesteps",
+        type=integer(1),
+        default=None,
+        help="learner moves in all (az: positions labelled in all)",
+    )
+    parser.add_argument(
+        "--n-envs",
+        type=integer(1, MAX_ENVS),
+        default=None,
+        help="games stepped together (az: by each worker)",
     )
     parser.add_argument(
         "--opponents",
@@ -47,7 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=input_file,
         default=None,
         metavar="CHECKPOINT",
-        help="OUT/checkpoints/step_N.zip",
+        help="OUT/checkpoints/step_N.zip (az: OUT/checkpoints/gen_N.npz)",
     )
     parser.add_argument(
         "--overwrite",
@@ -55,15 +74,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="start afresh in a non-empty --out, deleting the earlier run's files there",
     )
     parser.add_argument("--max-minutes", type=real(0.01), default=None, help="stop after this long")
+    parser.add_argument(
+        "--endgames",
+        type=input_folder,
+        default=None,
+        metavar="DIR",
+        help="az: an endgame database whose exact values the teacher uses (docs/endgames.md)",
+    )
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="rule option (az)"
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 def resume_command(args: argparse.Namespace, checkpoint: Path) -> str:
     """The ``mancala train`` command that continues the run of `args` from `checkpoint`."""
     words = ["mancala", "train", args.variant, "--resume", str(checkpoint)]
+    if args.algo != "ppo":
+        words += ["--algo", args.algo]
+    words += [f"--option={option}" for option in args.option]
     out = args.out or f"runs/{args.variant}"
     words += ["--out", out, "--seed", str(args.seed)]
-    for option in ("config", "timesteps", "n_envs", "opponents", "max_minutes"):
+    for option in ("config", "timesteps", "n_envs", "opponents", "endgames", "max_minutes"):
         value = getattr(args, option)
         if value is not None:
             words += [f"--{option.replace('_', '-')}", str(value)]
@@ -73,6 +105,14 @@ def resume_command(args: argparse.Namespace, checkpoint: Path) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.algo == "az":
+        return run_az(args)
+    if args.option or args.endgames:
+        print(
+            "mancala train: error: --option and --endgames are read by --algo az only",
+            file=sys.stderr,
+        )
+        return USAGE_ERROR
     from agents.ppo import ModelLoadError
 
     try:
@@ -131,6 +171,76 @@ def run(args: argparse.Namespace) -> int:
     print(f"final model: {result.final_model}  (play it: --agents ppo:{result.final_model})")
     if result.best_model is not None:
         print(f"best model:  {result.best_model}")
+    return 0
+
+
+def run_az(args: argparse.Namespace) -> int:
+    """``mancala train VARIANT --algo az``: expert iteration (train/az/)."""
+    from agents.ppo import ModelLoadError
+    from mancala_env.arguments import parse_options
+
+    try:
+        from .az.config import load_az_config
+        from .az.run import train_az
+        from .run import NothingToDo, TrainingInterrupted
+    except ImportError as error:
+        print(
+            f'mancala train: error: training needs the train extra (pip install -e ".[train]"): '
+            f"{error}",
+            file=sys.stderr,
+        )
+        return USAGE_ERROR
+    out = args.out or f"runs/{args.variant}-az"
+    try:
+        options = parse_options(args.option, args.variant)
+        config = load_az_config(args.variant, args.config)
+        changes = {}
+        if args.timesteps is not None:
+            changes["positions"] = args.timesteps
+        if args.n_envs is not None:
+            changes["games"] = args.n_envs
+        if args.opponents is not None:
+            changes["opponents"] = [s.strip() for s in args.opponents.split(",") if s.strip()]
+        if args.endgames is not None:
+            changes["endgames"] = str(args.endgames)
+        config = replace(config, **changes)
+        result = train_az(
+            args.variant,
+            config,
+            out=out,
+            seed=args.seed,
+            options=options,
+            resume=args.resume,
+            max_minutes=args.max_minutes,
+            progress=not args.no_progress,
+            overwrite=args.overwrite,
+            notify=lambda note: print(f"mancala train: {note}", flush=True),
+        )
+    except (ValueError, ModelLoadError) as error:
+        print(f"mancala train: error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    except OSError as error:
+        where = error.filename or out
+        print(f"mancala train: error: cannot write {where}: {error.strerror}", file=sys.stderr)
+        return 1
+    except NothingToDo as done:
+        print(f"mancala train: {done}", file=sys.stderr)
+        return 0
+    except TrainingInterrupted as stop:
+        print(f"\nmancala train: {stop}; continue with:", file=sys.stderr)
+        print(f"  {resume_command(args, stop.checkpoint)}", file=sys.stderr)
+        return INTERRUPTED
+    except KeyboardInterrupt:
+        print("\nmancala train: interrupted before training began; nothing saved", file=sys.stderr)
+        return INTERRUPTED
+    print(
+        f"labelled {result.positions:,} positions in {result.generations} generations "
+        f"({result.seconds / 60:.1f} min)"
+    )
+    if result.evaluations:
+        for baseline, (score, low, high) in result.evaluations[-1]["scores"].items():
+            print(f"  against {baseline}: {score:.1%} (95% interval {low:.1%}-{high:.1%})")
+    print(f"final network: {result.final_network}  (play it: --agents az:{result.final_network})")
     return 0
 
 

@@ -155,22 +155,26 @@ def _build(cls: type, values: Any, where: str) -> Any:
         raise ValueError(f"{where}: {error}") from None
 
 
+def read_toml(path: Path) -> dict[str, Any]:
+    """The settings of a config file; ValueError for a missing file or bad TOML."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # Python 3.10: the train extra brings tomli (imported here, not by `mancala --help`)
+        import tomli as tomllib
+    try:
+        return tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise ValueError(f"no training config at {path}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ValueError(f"{path} is not valid TOML: {error}") from None
+
+
 def load_config(variant: str, path: str | Path | None = None) -> TrainConfig:
     """The settings in `path`, or the rule set's own file, or the defaults."""
     if path is None:
         path = CONFIGS / f"{variant}.toml"
         if not path.exists():
             return TrainConfig()
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # Python 3.10: the train extra brings tomli (imported here, not by `mancala --help`)
-        import tomli as tomllib
-    path = Path(path)
-    try:
-        values = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise ValueError(f"no training config at {path}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ValueError(f"{path} is not valid TOML: {error}") from None
+    values = read_toml(Path(path))
     ppo = _build(PPOSettings, values.pop("ppo", {}), f"{path} [ppo]")
     return _build(TrainConfig, {**values, "ppo": ppo}, str(path))

@@ -7,6 +7,8 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -35,3 +37,28 @@ def save_model(model: Any, path: str | Path) -> Path:
 
 def write_json(path: str | Path, value: Any) -> None:
     write_atomically(path, (json.dumps(value, indent=2) + "\n").encode())
+
+
+def claim_folder(
+    out: Path, overwrite: bool, run_files: Iterable[str], newest: Path | None, pattern: str
+) -> None:
+    """Make `out` a new run's folder: refuse one that holds files unless `overwrite`, which
+    removes what an earlier run wrote there (`run_files`) and nothing else. `newest` (the
+    earlier run's newest checkpoint, if any) and `pattern` (its checkpoints' names) make the
+    refusal say how to continue that run."""
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out {out} is a file, not a folder")
+    if not out.exists() or not any(out.iterdir()):
+        return
+    if not overwrite:
+        resume = f"--resume {newest}" if newest else f"--resume OUT/checkpoints/{pattern}"
+        raise ValueError(
+            f"--out {out} is not empty: continue the run there with {resume}, "
+            "or start a new one with --overwrite (which deletes that run's files)"
+        )
+    for name in run_files:
+        path = out / name
+        if path.is_dir():
+            shutil.rmtree(path)
+        elif path.exists():
+            path.unlink()

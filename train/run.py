@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,7 +16,7 @@ from mancala_env.variants import get_variant
 from mancala_env.vec_env import MancalaVecEnv
 
 from .config import PPOSettings, TrainConfig
-from .files import save_model, write_json
+from .files import claim_folder, save_model, write_json
 from .pool import OpponentPool
 from .selfplay import Evaluation, SelfPlayCallback
 
@@ -63,28 +62,6 @@ def newest_checkpoint(out: Path) -> Path | None:
         if steps.isdigit() and path.with_suffix(".json").exists():
             found.append((int(steps), path))
     return max(found)[1] if found else None
-
-
-def _claim(out: Path, overwrite: bool) -> None:
-    """Make `out` this new run's folder: refuse one that holds files unless `overwrite`,
-    which removes what an earlier run wrote there (and nothing else)."""
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"--out {out} is a file, not a folder")
-    if not out.exists() or not any(out.iterdir()):
-        return
-    if not overwrite:
-        checkpoint = newest_checkpoint(out)
-        resume = f"--resume {checkpoint}" if checkpoint else "--resume OUT/checkpoints/step_N.zip"
-        raise ValueError(
-            f"--out {out} is not empty: continue the run there with {resume}, "
-            "or start a new one with --overwrite (which deletes that run's files)"
-        )
-    for name in RUN_FILES:
-        path = out / name
-        if path.is_dir():
-            shutil.rmtree(path)
-        elif path.exists():
-            path.unlink()
 
 
 def _resume_state(checkpoint: Path, variant: str) -> dict:
@@ -180,7 +157,7 @@ def train(
                 "ask for more with --timesteps"
             )
     else:
-        _claim(out, overwrite)
+        claim_folder(out, overwrite, RUN_FILES, newest_checkpoint(out), "step_N.zip")
     note = config.rounding_note(0 if state is None else state["timesteps"])
     if note is not None and notify is not None:
         notify(note)

@@ -1,0 +1,106 @@
+"""Settings of a policy-value training run (``mancala train --algo az``): a TOML file per rule
+set in `train/configs/az/` that a user can copy and change; keys left out take the defaults of
+`AZConfig`."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..config import SELF, _build, _number, _positive_int, read_toml
+
+CONFIGS = Path(__file__).parent.parent / "configs" / "az"
+
+
+@dataclass
+class AZConfig:
+    """Expert iteration: the network plays games against itself and the opponents; a teacher
+    (alpha-beta of `teacher_depth` plies, with the endgame database `endgames` where one is
+    given) values every move of the positions met; the network is fitted to those values."""
+
+    positions: int = 2_000_000  # positions labelled in all (the run's budget)
+    generation: int = 20_000  # positions labelled between two fits
+    games: int = 32  # games played at once by each worker
+    workers: int = 2  # processes playing and labelling
+    teacher_depth: int = 8
+    endgames: str | None = None  # an endgame database's folder (docs/endgames.md)
+    opponents: list[str] = field(
+        default_factory=lambda: [
+            SELF,
+            "alphabeta:depth=1",
+            "alphabeta:depth=2",
+            "alphabeta:depth=3",
+            "alphabeta:depth=4",
+            "alphabeta:depth=5",
+            "alphabeta:depth=6",
+        ]
+    )
+    random_plies: int = 8  # each game opens with 0 to this many random moves
+    explore: float = 0.05  # the network's share of random moves after the opening
+    temperature: float = 1.0  # seeds: the policy target is softmax(move values / temperature)
+    value_scale: float = 8.0  # seeds: the value target is tanh(best move's value / value_scale)
+    buffer: int = 400_000  # the newest positions the network is fitted to
+    fit_steps: int = 400  # minibatches fitted a generation
+    batch_size: int = 512
+    learning_rate: float = 1e-3
+    weight_decay: float = 1e-4
+    hidden: list[int] = field(default_factory=lambda: [512, 512, 256])
+    eval_every: int = 10  # generations between evaluations (and at the end)
+    eval_depths: list[int] = field(default_factory=lambda: [1, 2, 3, 4, 5, 6])
+    eval_suite: str | None = None  # an opening suite (its file or rule set); None: the shipped
+    eval_games: int = 64  # games against each depth, from both seats
+
+    def __post_init__(self) -> None:
+        for name in (
+            "positions",
+            "generation",
+            "games",
+            "workers",
+            "teacher_depth",
+            "buffer",
+            "fit_steps",
+            "eval_every",
+            "eval_games",
+        ):
+            _positive_int(name, getattr(self, name))
+        _positive_int("batch_size", self.batch_size, low=2)
+        _positive_int("random_plies", self.random_plies, low=0)
+        if self.eval_games % 2:
+            raise ValueError(f"eval_games must be even (both seats), got {self.eval_games}")
+        _number("explore", self.explore, 0, 1)
+        _number("temperature", self.temperature, 0, None, low_open=True)
+        _number("value_scale", self.value_scale, 0, None, low_open=True)
+        _number("learning_rate", self.learning_rate, 0, None, low_open=True)
+        _number("weight_decay", self.weight_decay, 0, None)
+        if self.endgames is not None and not isinstance(self.endgames, str):
+            raise ValueError(f"endgames must be a folder's path, got {self.endgames!r}")
+        if self.eval_suite is not None and not isinstance(self.eval_suite, str):
+            raise ValueError(
+                f"eval_suite must be a suite file or rule set, got {self.eval_suite!r}"
+            )
+        if (
+            not isinstance(self.opponents, list)
+            or not self.opponents
+            or not all(isinstance(spec, str) for spec in self.opponents)
+        ):
+            raise ValueError(f"opponents must be a list of agent specs, got {self.opponents!r}")
+        for name in ("hidden", "eval_depths"):
+            values = getattr(self, name)
+            if not isinstance(values, list) or not values:
+                raise ValueError(f"{name} must be a list of positive integers, got {values!r}")
+            for value in values:
+                _positive_int(f"each of {name}", value)
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def load_az_config(variant: str, path: str | Path | None = None) -> AZConfig:
+    """The settings in `path`, or the rule set's own file in `CONFIGS`, or the defaults."""
+    if path is None:
+        path = CONFIGS / f"{variant}.toml"
+        if not path.exists():
+            return AZConfig()
+    return _build(AZConfig, read_toml(Path(path)), str(path))

@@ -1,0 +1,205 @@
+"""Playing and labelling: what a worker process of ``mancala train --algo az`` does.
+
+A worker plays `AZConfig.games` games at once. In each the network (its most likely legal
+move, a random one with probability `explore`) meets an opponent drawn from
+`AZConfig.opponents` (``self``: the network plays both seats), after 0 to `random_plies`
+random moves. The network's moves of all the games are one batched forward pass. Every position
+met with two or more legal moves is labelled by the teacher, an alpha-beta search that values
+each legal move `teacher_depth` plies deep (with the endgame database, exact where it covers
+the position): the policy target is the softmax of those values (seeds) over `temperature`,
+the value target the tanh of the best one over `value_scale`. The positions the network
+reaches in its own games are the ones it learns to play (DAgger).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from agents.alphabeta import WIN_ZONE, AlphaBetaAgent
+from agents.base import Agent
+from agents.loader import load_agent
+from agents.network import Network, parse_network
+from mancala_env import Game
+from mancala_env.engine import layout as L
+from mancala_env.engine.turn import step
+from mancala_env.observation import observe
+
+from ..config import SELF
+from .config import AZConfig
+
+
+@dataclass
+class Batch:
+    """Labelled positions: what the network is fitted to."""
+
+    observations: np.ndarray  # int16, one row a position, the mover's view
+    legal: np.ndarray  # bool, positions x actions
+    policy: np.ndarray  # float32, the teacher's move probabilities (0 where illegal)
+    value: np.ndarray  # float32, the teacher's value of the position for the mover
+
+    def __len__(self) -> int:
+        return len(self.value)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {name: getattr(self, name) for name in BATCH_FIELDS}
+
+    @staticmethod
+    def join(batches: list[Batch]) -> Batch:
+        return Batch(
+            *(np.concatenate([b.arrays()[name] for b in batches]) for name in BATCH_FIELDS)
+        )
+
+    def tail(self, n: int) -> Batch:
+        return Batch(*(array[-n:] for array in self.arrays().values()))
+
+
+BATCH_FIELDS = ("observations", "legal", "policy", "value")
+
+
+@dataclass(frozen=True)
+class Task:
+    """One worker's share of a generation."""
+
+    variant: str
+    options: dict[str, Any]
+    network: bytes  # the network's file (`Network.to_bytes`)
+    config: AZConfig
+    positions: int
+    seed: int
+
+
+class Teacher:
+    """Values every legal move of a position by an alpha-beta search one ply shallower than
+    `depth` from each child (sharing one transposition table)."""
+
+    def __init__(self, game: Game, depth: int, endgames: str | None) -> None:
+        self.search = AlphaBetaAgent(depth=depth, tb=endgames)
+        self.search.open_database(game)
+        self.depth = depth
+        self.cap = float(game.total_seeds) / 2
+
+    def move_values(self, state: np.ndarray, params: np.ndarray) -> np.ndarray:
+        """Each legal move's value in seeds for the player to move (NaN for illegal moves); a
+        proven win or loss counts half the game's seeds."""
+        mover = state[L.TO_MOVE]
+        values = np.full(int(params[L.P_N_ACTIONS]), np.nan)
+        for action in np.flatnonzero(state[L.LEGAL : L.LEGAL + len(values)]):
+            child = state.copy()
+            step(child, int(action), params)
+            value, _ = self.search.search(child, params, self.depth - 1)
+            values[action] = value if child[L.TO_MOVE] == mover else -value
+        proven = np.abs(values) > WIN_ZONE
+        values[proven] = np.sign(values[proven]) * self.cap
+        return np.clip(values, -self.cap, self.cap)
+
+
+_WORKER: dict[tuple, tuple[Teacher, dict[str, Agent]]] = {}  # a worker's teacher and opponents
+
+
+def _teacher_and_opponents(task: Task, game: Game) -> tuple[Teacher, dict[str, Agent]]:
+    key = (
+        task.variant,
+        repr(sorted(task.options.items())),
+        task.config.teacher_depth,
+        task.config.endgames,
+        tuple(task.config.opponents),
+    )
+    if key not in _WORKER:
+        _WORKER.clear()
+        teacher = Teacher(game, task.config.teacher_depth, task.config.endgames)
+        opponents = {
+            spec: load_agent(spec, task.variant, seed=task.seed)
+            for spec in task.config.opponents
+            if spec != SELF
+        }
+        _WORKER[key] = teacher, opponents
+    return _WORKER[key]
+
+
+def _targets(values: np.ndarray, config: AZConfig) -> tuple[np.ndarray, float]:
+    legal = ~np.isnan(values)
+    best = float(np.max(values[legal]))
+    weights = np.where(
+        legal, np.exp((np.where(legal, values, best) - best) / config.temperature), 0.0
+    )
+    return weights / weights.sum(), float(np.tanh(best / config.value_scale))
+
+
+class _Match:
+    """One game of the worker's: its opponent and the network's seat (None: both seats)."""
+
+    def __init__(self, task: Task, rng: np.random.Generator) -> None:
+        self.game = Game(task.variant, **task.options)
+        self.game.reset(rng)
+        self.opponent = task.config.opponents[int(rng.integers(len(task.config.opponents)))]
+        self.seat = None if self.opponent == SELF else int(rng.integers(2))
+        for _ in range(int(rng.integers(task.config.random_plies + 1))):
+            if self.game.over:
+                break
+            self.game.step(int(rng.choice(self.game.legal_actions())))
+
+    def network_moves(self) -> bool:
+        return self.seat is None or self.game.to_move == self.seat
+
+
+def play_and_label(task: Task) -> tuple[Batch, int]:
+    """At least `task.positions` labelled positions from games played as the module docstring
+    says, and how many games ended."""
+    rng = np.random.default_rng(task.seed)
+    network: Network = parse_network(task.network)
+    config = task.config
+    matches = [_Match(task, rng) for _ in range(config.games)]
+    teacher, opponents = _teacher_and_opponents(task, matches[0].game)
+    for agent in opponents.values():
+        agent.reset(int(rng.integers(2**31)))
+    rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, float]] = []
+    finished = 0
+    while len(rows) < task.positions:
+        for i, match in enumerate(matches):
+            if match.game.over:
+                finished += 1
+                matches[i] = _Match(task, rng)
+        for match in matches:  # label every position before its move is played
+            game = match.game
+            if not game.over and len(game.legal_actions()) > 1:
+                policy, value = _targets(teacher.move_values(game.state, game.params), config)
+                observation = observe(game.state, game.to_move, game.params)
+                rows.append((observation, game.legal_mask().astype(bool), policy, value))
+        _move_all(matches, network, opponents, config.explore, rng)
+    observations, legal, policy, value = zip(*rows, strict=True)
+    batch = Batch(
+        np.array(observations, dtype=np.int16),
+        np.array(legal),
+        np.array(policy, dtype=np.float32),
+        np.array(value, dtype=np.float32),
+    )
+    return batch, finished
+
+
+def _move_all(
+    matches: list[_Match],
+    network: Network,
+    opponents: dict[str, Agent],
+    explore: float,
+    rng: np.random.Generator,
+) -> None:
+    """One move in every game still on: the network's in one forward pass, the opponents' one
+    by one."""
+    learner = [m for m in matches if not m.game.over and m.network_moves()]
+    if learner:
+        observations = np.array(
+            [observe(m.game.state, m.game.to_move, m.game.params) for m in learner]
+        )
+        logits, _ = network.forward(observations)
+        for match, row in zip(learner, logits, strict=True):
+            legal = match.game.legal_mask().astype(bool)
+            if rng.random() < explore:
+                match.game.step(int(rng.choice(np.flatnonzero(legal))))
+            else:
+                match.game.step(int(np.argmax(np.where(legal, row, -np.inf))))
+    for match in matches:
+        if not match.game.over and not match.network_moves() and match not in learner:
+            match.game.step(opponents[match.opponent].act(match.game))

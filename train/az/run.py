@@ -1,0 +1,391 @@
+"""`train_az(...)`: one expert-iteration run (``mancala train VARIANT --algo az``), or its
+continuation.
+
+A generation: the workers play and label `AZConfig.generation` positions with the newest
+network (`games.play_and_label`); the newest `buffer` positions are kept; the network is
+fitted for `fit_steps` minibatches; a checkpoint is written. Every `eval_every` generations,
+and at the end, the network plays a gauntlet against alpha-beta of each of `eval_depths`
+from the rule set's opening suite, both seats (`evaluations.jsonl`, `learning_curve.png`).
+
+A run's folder::
+
+    checkpoints/gen_N.npz          the network after generation N (az:PATH plays it)
+    checkpoints/gen_N.json         the run's state then: resume with --resume gen_N.npz
+    checkpoints/gen_N.pt           the fitted weights and the optimiser's state (tensors only)
+    checkpoints/gen_N.buffer.npz   the positions kept
+    evaluations/gen_N.sqlite       each evaluation's games (a tournament store)
+    evaluations.jsonl              a line an evaluation: scores with 95% intervals
+    final.npz                      the last network
+    run.json                       the run's settings and how long it took
+
+Only the two newest checkpoints keep their optimiser state and buffer (tens of MB each); every
+evaluated generation keeps its network. Training time (``seconds``) counts playing, labelling
+and fitting, not the evaluations.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from tqdm import tqdm
+
+from agents.network import network_meta
+from agents.ppo import ModelLoadError
+from agents.tournament import TournamentConfig, run_tournament, wilson
+from agents.tournament.openings import read_suite, resolve_suite
+from mancala_env import Game
+
+from ..files import claim_folder, write_atomically, write_json
+from ..run import NothingToDo, TrainingInterrupted
+from .config import AZConfig
+from .games import BATCH_FIELDS, Batch, Task, play_and_label
+from .model import PolicyValueNet, fit
+
+RUN_FILES = (
+    "checkpoints",
+    "evaluations",
+    "evaluations.jsonl",
+    "learning_curve.png",
+    "final.npz",
+    "run.json",
+)
+KEPT_CHECKPOINTS = 2  # newest checkpoints that keep their optimiser state and buffer
+
+
+@dataclass
+class AZResult:
+    out: Path
+    final_network: Path
+    positions: int
+    generations: int
+    seconds: float
+    evaluations: list[dict[str, Any]]
+
+
+def newest_checkpoint(out: Path) -> Path | None:
+    found = []
+    for path in (out / "checkpoints").glob("gen_*.npz"):
+        number = path.name.removeprefix("gen_").removesuffix(".npz")
+        if number.isdigit() and path.with_suffix(".json").exists():
+            found.append((int(number), path))
+    return max(found)[1] if found else None
+
+
+class _Run:
+    """The state of a run between generations."""
+
+    def __init__(self, variant: str, options: dict[str, Any], config: AZConfig, seed: int):
+        self.variant, self.options, self.config, self.seed = variant, options, config, seed
+        game = Game(variant, **options)
+        torch.manual_seed(seed)
+        self.net = PolicyValueNet(network_meta(game, config.hidden))
+        self.optimizer = torch.optim.AdamW(
+            self.net.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay
+        )
+        self.buffer: Batch | None = None
+        self.generation = 0
+        self.positions = 0
+        self.games = 0
+        self.seconds = 0.0
+        self.evaluations: list[dict[str, Any]] = []
+
+    # ---- checkpoints ---------------------------------------------------------------------
+    def save(self, out: Path) -> Path:
+        folder = out / "checkpoints"
+        stem = folder / f"gen_{self.generation}"
+        arrays = {} if self.buffer is None else self.buffer.arrays()
+        write_atomically(f"{stem}.buffer.npz", _npz(arrays))
+        tensors = {"net": self.net.state_dict(), "optimizer": self.optimizer.state_dict()}
+        write_atomically(f"{stem}.pt", _torch_bytes(tensors))
+        write_atomically(f"{stem}.npz", self.net.network().to_bytes())
+        write_json(
+            f"{stem}.json",
+            {
+                "variant": self.variant,
+                "options": self.options,
+                "seed": self.seed,
+                "config": self.config.to_json(),
+                "generation": self.generation,
+                "positions": self.positions,
+                "games": self.games,
+                "seconds": self.seconds,
+                "evaluations": self.evaluations,
+            },
+        )
+        self._prune(folder)
+        return Path(f"{stem}.npz")
+
+    def _prune(self, folder: Path) -> None:
+        generations = sorted(
+            int(p.name.removeprefix("gen_").removesuffix(".json"))
+            for p in folder.glob("gen_*.json")
+        )
+        evaluated = {e["generation"] for e in self.evaluations}
+        for old in generations[:-KEPT_CHECKPOINTS]:
+            for suffix in (".pt", ".buffer.npz", ".json"):
+                (folder / f"gen_{old}{suffix}").unlink(missing_ok=True)
+            if old not in evaluated:
+                (folder / f"gen_{old}.npz").unlink(missing_ok=True)
+
+    def restore(self, checkpoint: Path) -> None:
+        state = _checkpoint_state(checkpoint, self.variant)
+        try:
+            tensors = torch.load(checkpoint.with_suffix(".pt"), weights_only=True)
+            self.net.load_state_dict(tensors["net"])
+            self.optimizer.load_state_dict(tensors["optimizer"])
+            with np.load(checkpoint.with_suffix(".buffer.npz"), allow_pickle=False) as saved:
+                if saved.files:
+                    self.buffer = Batch(*(saved[name] for name in BATCH_FIELDS))
+        except Exception as error:  # whatever the files hold, say what went wrong with them
+            reason = f"{type(error).__name__}: {error}".splitlines()[0]
+            raise ModelLoadError(f"cannot resume from {checkpoint}: {reason}") from None
+        for key in ("generation", "positions", "games", "seconds", "evaluations"):
+            setattr(self, key, state[key])
+
+
+def _npz(arrays: dict[str, np.ndarray]) -> bytes:
+    import io
+
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    return buffer.getvalue()
+
+
+def _torch_bytes(tensors: dict[str, Any]) -> bytes:
+    import io
+
+    buffer = io.BytesIO()
+    torch.save(tensors, buffer)
+    return buffer.getvalue()
+
+
+def _checkpoint_state(checkpoint: Path, variant: str) -> dict[str, Any]:
+    state_path = checkpoint.with_suffix(".json")
+    needed = [
+        checkpoint,
+        state_path,
+        checkpoint.with_suffix(".pt"),
+        checkpoint.with_suffix(".buffer.npz"),
+    ]
+    missing = [p.name for p in needed if not p.exists()]
+    if checkpoint.suffix != ".npz" or missing:
+        raise ModelLoadError(
+            f"cannot resume from {checkpoint}: a checkpoint is a gen_N.npz with its gen_N.json, "
+            f"gen_N.pt and gen_N.buffer.npz beside it (in OUT/checkpoints/)"
+            + (f"; missing: {', '.join(missing)}" if missing else "")
+        )
+    try:
+        state = json.loads(state_path.read_text())
+        for key, kind in (
+            ("generation", int),
+            ("positions", int),
+            ("games", int),
+            ("seconds", (int, float)),
+            ("evaluations", list),
+        ):
+            if not isinstance(state[key], kind):
+                raise TypeError(f"{key} is not a {kind}")
+        found = state["variant"]
+    except (ValueError, KeyError, TypeError) as error:
+        raise ModelLoadError(f"{state_path} is not a checkpoint's state: {error}") from None
+    if found != variant:
+        raise ModelLoadError(f"{checkpoint} is a checkpoint of {found}, not of {variant}")
+    return state
+
+
+def evaluate(run: _Run, network: Path, out: Path, workers: int) -> dict[str, Any]:
+    """A gauntlet of `network` against alpha-beta of each evaluation depth, from the opening
+    suite, both seats; the scores with 95% Wilson intervals."""
+    config = run.config
+    learner = f"az:{network}"
+    baselines = [f"alphabeta:depth={depth}" for depth in config.eval_depths]
+    suite = read_suite(resolve_suite(config.eval_suite or run.variant), run.variant, run.options)
+    tournament = TournamentConfig(
+        run.variant,
+        (learner, *baselines),
+        options=run.options,
+        games_per_pair=config.eval_games,
+        format="gauntlet",
+        seed=run.seed,
+        opening_suite=suite,
+    )
+    db = out / "evaluations" / f"gen_{run.generation}.sqlite"
+    result = run_tournament(tournament, db=db, workers=workers, bootstrap=50, progress=False)
+    scores = {}
+    for baseline in baselines:
+        pair = result.ratings.crosstable[learner, baseline]
+        score = pair.points / pair.games
+        scores[baseline] = [round(score, 4), *(round(x, 4) for x in wilson(score, pair.games))]
+    return {
+        "generation": run.generation,
+        "positions": run.positions,
+        "seconds": round(run.seconds, 1),
+        "network": str(network),
+        "scores": scores,
+    }
+
+
+def train_az(
+    variant: str,
+    config: AZConfig,
+    out: str | Path,
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    resume: str | Path | None = None,
+    max_minutes: float | None = None,
+    progress: bool = True,
+    overwrite: bool = False,
+    notify: Callable[[str], object] | None = None,
+) -> AZResult:
+    """Fit a policy-value network for `variant` (under `options`) by expert iteration, as the
+    module docstring says; files go under `out`.
+
+    With `resume` (``OUT/checkpoints/gen_N.npz``) the run continues from that checkpoint;
+    NothingToDo when it already has `config.positions`. Otherwise `out` must be empty or
+    missing, or `overwrite` given. The run stops once `config.positions` positions are
+    labelled in all, or after the generation that passes `max_minutes` of this run; Ctrl-C
+    stops it, its newest checkpoint kept, with TrainingInterrupted."""
+    options = dict(options or {})
+    out = Path(out)
+    run = _Run(variant, options, config, seed)
+    if resume is not None:
+        if overwrite:
+            raise ValueError("--resume continues a run and --overwrite deletes it: give one")
+        resume = Path(resume)
+        run.restore(resume)
+        if run.positions >= config.positions:
+            raise NothingToDo(
+                f"the checkpoint {resume} has {run.positions:,} positions, which meets the "
+                f"{config.positions:,} asked for: nothing to do (no file changed); ask for "
+                "more with --timesteps"
+            )
+    else:
+        claim_folder(out, overwrite, RUN_FILES, newest_checkpoint(out), "gen_N.npz")
+    for folder in ("checkpoints", "evaluations"):
+        (out / folder).mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    summary = {
+        "variant": variant,
+        "options": options,
+        "seed": seed,
+        "resumed_from": None if resume is None else str(resume),
+        "config": config.to_json(),
+    }
+    bar = tqdm(
+        total=config.positions,
+        initial=run.positions,
+        unit="pos",
+        disable=not progress,
+        desc=f"az {variant}",
+    )
+    checkpoint = newest_checkpoint(out)
+    context = multiprocessing.get_context("spawn")
+    try:
+        with context.Pool(config.workers) as pool:
+            while run.positions < config.positions:
+                if max_minutes is not None and time.monotonic() - started > 60 * max_minutes:
+                    break
+                checkpoint = _generation(run, pool, out, bar)
+                due = run.generation % config.eval_every == 0
+                if due or run.positions >= config.positions:
+                    _evaluate_and_log(run, checkpoint, out, notify)
+                    run.save(out)  # the evaluation joins the checkpoint's state
+    except KeyboardInterrupt:
+        bar.close()
+        if checkpoint is None:
+            raise
+        _write_summary(out, summary, run, started, interrupted=True)
+        raise TrainingInterrupted(checkpoint, run.positions) from None
+    bar.close()
+    if checkpoint is None:  # max_minutes ran out before a generation
+        checkpoint = run.save(out)
+    if not run.evaluations or run.evaluations[-1]["generation"] != run.generation:
+        _evaluate_and_log(run, checkpoint, out, notify)
+        run.save(out)
+    final = out / "final.npz"
+    write_atomically(final, checkpoint.read_bytes())
+    seconds = _write_summary(out, summary, run, started, interrupted=False)
+    return AZResult(out, final, run.positions, run.generation, seconds, run.evaluations)
+
+
+def _generation(run: _Run, pool: Any, out: Path, bar: tqdm) -> Path:
+    """Play, label and fit one generation; its checkpoint."""
+    began = time.monotonic()
+    config = run.config
+    network = run.net.network().to_bytes()
+    share = -(-config.generation // config.workers)
+    tasks = [
+        Task(
+            run.variant,
+            run.options,
+            network,
+            config,
+            share,
+            seed=run.seed * 1_000_003 + run.generation * config.workers + worker,
+        )
+        for worker in range(config.workers)
+    ]
+    batches = []
+    for batch, finished in pool.imap_unordered(play_and_label, tasks):
+        batches.append(batch)
+        run.games += finished
+        bar.update(len(batch))
+    new = Batch.join(batches)
+    run.buffer = new if run.buffer is None else Batch.join([run.buffer, new])
+    run.buffer = run.buffer.tail(config.buffer)
+    run.positions += len(new)
+    run.generation += 1
+    rng = np.random.default_rng([run.seed, run.generation])
+    policy_loss, value_loss = fit(
+        run.net, run.optimizer, run.buffer, config.fit_steps, config.batch_size, rng
+    )
+    run.seconds += time.monotonic() - began
+    bar.set_postfix(gen=run.generation, policy=f"{policy_loss:.3f}", value=f"{value_loss:.3f}")
+    return run.save(out)
+
+
+def _evaluate_and_log(
+    run: _Run, checkpoint: Path, out: Path, notify: Callable[[str], object] | None
+) -> None:
+    evaluation = evaluate(run, checkpoint, out, run.config.workers)
+    run.evaluations.append(evaluation)
+    lines = "".join(json.dumps(e) + "\n" for e in run.evaluations)
+    write_atomically(out / "evaluations.jsonl", lines.encode())
+    if notify is not None:
+        scores = ", ".join(
+            f"{spec.split('=')[1]}: {s[0]:.2f}" for spec, s in evaluation["scores"].items()
+        )
+        notify(
+            f"generation {run.generation} ({run.seconds / 60:.0f} min): score against "
+            f"alpha-beta depth {scores}"
+        )
+    try:
+        from .curve import plot_curve
+    except ImportError:  # matplotlib is not a training dependency
+        return
+    plot_curve(run.evaluations, out / "learning_curve.png", run.variant)
+
+
+def _write_summary(out: Path, summary: dict, run: _Run, started: float, interrupted: bool) -> float:
+    seconds = time.monotonic() - started
+    write_json(
+        out / "run.json",
+        {
+            **summary,
+            "generations": run.generation,
+            "positions": run.positions,
+            "games": run.games,
+            "training_seconds": round(run.seconds, 1),
+            "seconds": round(seconds, 1),
+            "interrupted": interrupted,
+        },
+    )
+    return seconds
