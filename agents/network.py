@@ -21,6 +21,7 @@ import json
 import os
 import zipfile
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,13 @@ def encoded_size(caps: np.ndarray) -> int:
     return int(len(caps) + np.sum(np.where(caps > 0, caps + 1, 0)))
 
 
+def _slots(observations: np.ndarray, high: np.ndarray, caps: np.ndarray) -> np.ndarray:
+    """The input slot set to 1 for each counted number of each row (rows x counted)."""
+    counted = np.flatnonzero(caps > 0)
+    starts = len(high) + np.concatenate(([0], np.cumsum(caps[counted] + 1)[:-1]))
+    return starts + np.minimum(np.maximum(observations[:, counted], 0), caps[counted])
+
+
 def encode(observations: np.ndarray, high: np.ndarray, caps: np.ndarray) -> np.ndarray:
     """The network's inputs for a batch of observations (rows): every number scaled by its
     largest value, then, for numbers that count (`caps` > 0), a one-hot of the count with the
@@ -59,14 +67,11 @@ def encode(observations: np.ndarray, high: np.ndarray, caps: np.ndarray) -> np.n
     n = observations.shape[0]
     out = np.zeros((n, encoded_size(caps)), dtype=np.float32)
     out[:, : len(high)] = observations / np.maximum(high, 1)
-    counted = np.flatnonzero(caps > 0)
-    starts = len(high) + np.concatenate(([0], np.cumsum(caps[counted] + 1)[:-1]))
-    slots = starts + np.minimum(np.maximum(observations[:, counted], 0), caps[counted])
-    out[np.arange(n)[:, None], slots] = 1.0
+    out[np.arange(n)[:, None], _slots(observations, high, caps)] = 1.0
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Network:
     """The weights of a policy-value network and what they were fitted for (`meta`)."""
 
@@ -79,18 +84,25 @@ class Network:
     def variant(self) -> str:
         return self.meta["variant"]
 
-    @property
+    @cached_property
     def high(self) -> np.ndarray:
         return np.asarray(self.meta["observation_high"], dtype=np.int64)
 
-    @property
+    @cached_property
     def caps(self) -> np.ndarray:
         return np.asarray(self.meta["caps"], dtype=np.int64)
 
     def forward(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Logits (rows x actions) and values (rows) of a batch of observations."""
-        hidden = encode(observations, self.high, self.caps)
-        for weight, bias in self.layers:
+        """Logits (rows x actions) and values (rows) of a batch of observations. The first
+        layer of `encode`'s mostly one-hot inputs is summed from the rows of its weights that
+        the ones pick, which is the same product, several times faster."""
+        high = self.high
+        observations = np.asarray(observations, dtype=np.int64).reshape(-1, len(high))
+        weight, bias = self.layers[0]
+        scaled = (observations / np.maximum(high, 1)).astype(np.float32)
+        slots = _slots(observations, high, self.caps)
+        hidden = np.maximum(scaled @ weight[: len(high)] + weight[slots].sum(axis=1) + bias, 0)
+        for weight, bias in self.layers[1:]:
             hidden = np.maximum(hidden @ weight + bias, 0.0)
         logits = hidden @ self.policy[0] + self.policy[1]
         value = np.tanh(hidden @ self.value[0] + self.value[1])[:, 0]

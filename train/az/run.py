@@ -28,7 +28,8 @@ from __future__ import annotations
 import json
 import multiprocessing
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,12 +41,13 @@ from tqdm import tqdm
 from agents.network import network_meta
 from agents.ppo import ModelLoadError
 from agents.tournament import TournamentConfig, run_tournament, wilson
-from agents.tournament.openings import read_suite, resolve_suite
+from agents.tournament.openings import SuiteError, read_suite, resolve_suite, shipped_suite
 from mancala_env import Game
 
 from ..files import claim_folder, write_atomically, write_json
 from ..run import NothingToDo, TrainingInterrupted
 from .config import AZConfig
+from .curve import plot_curve
 from .games import BATCH_FIELDS, Batch, Task, play_and_label
 from .model import PolicyValueNet, fit
 
@@ -201,13 +203,28 @@ def _checkpoint_state(checkpoint: Path, variant: str) -> dict[str, Any]:
     return state
 
 
+def _openings(run: _Run) -> dict[str, Any]:
+    """The evaluation's openings: `eval_suite`, else the suite shipped for the rule set when it
+    was made under the run's options, else random lines of four moves, one a couple."""
+    if run.config.eval_suite is not None:
+        suite = read_suite(resolve_suite(run.config.eval_suite), run.variant, run.options)
+        return {"opening_suite": suite}
+    shipped = shipped_suite(run.variant)
+    if shipped is not None:
+        try:
+            return {"opening_suite": read_suite(shipped, run.variant, run.options)}
+        except SuiteError:  # made under other options
+            pass
+    return {"openings": run.config.eval_games // 2, "opening_plies": 4}
+
+
 def evaluate(run: _Run, network: Path, out: Path, workers: int) -> dict[str, Any]:
     """A gauntlet of `network` against alpha-beta of each evaluation depth, from the opening
     suite, both seats; the scores with 95% Wilson intervals."""
     config = run.config
     learner = f"az:{network}"
     baselines = [f"alphabeta:depth={depth}" for depth in config.eval_depths]
-    suite = read_suite(resolve_suite(config.eval_suite or run.variant), run.variant, run.options)
+    openings = _openings(run)
     tournament = TournamentConfig(
         run.variant,
         (learner, *baselines),
@@ -215,7 +232,7 @@ def evaluate(run: _Run, network: Path, out: Path, workers: int) -> dict[str, Any
         games_per_pair=config.eval_games,
         format="gauntlet",
         seed=run.seed,
-        opening_suite=suite,
+        **openings,
     )
     db = out / "evaluations" / f"gen_{run.generation}.sqlite"
     result = run_tournament(tournament, db=db, workers=workers, bootstrap=50, progress=False)
@@ -287,13 +304,12 @@ def train_az(
         desc=f"az {variant}",
     )
     checkpoint = newest_checkpoint(out)
-    context = multiprocessing.get_context("spawn")
     try:
-        with context.Pool(config.workers) as pool:
+        with _workers(config.workers) as mapper:
             while run.positions < config.positions:
                 if max_minutes is not None and time.monotonic() - started > 60 * max_minutes:
                     break
-                checkpoint = _generation(run, pool, out, bar)
+                checkpoint = _generation(run, mapper, out, bar)
                 due = run.generation % config.eval_every == 0
                 if due or run.positions >= config.positions:
                     _evaluate_and_log(run, checkpoint, out, notify)
@@ -316,7 +332,18 @@ def train_az(
     return AZResult(out, final, run.positions, run.generation, seconds, run.evaluations)
 
 
-def _generation(run: _Run, pool: Any, out: Path, bar: tqdm) -> Path:
+@contextmanager
+def _workers(count: int) -> Iterator[Callable]:
+    """A map over the generation's tasks, in order: in this process for one worker, else in
+    `count` worker processes (started fresh: a forked torch can hang)."""
+    if count == 1:
+        yield map
+        return
+    with multiprocessing.get_context("spawn").Pool(count) as pool:
+        yield pool.imap
+
+
+def _generation(run: _Run, mapper: Callable, out: Path, bar: tqdm) -> Path:
     """Play, label and fit one generation; its checkpoint."""
     began = time.monotonic()
     config = run.config
@@ -334,7 +361,7 @@ def _generation(run: _Run, pool: Any, out: Path, bar: tqdm) -> Path:
         for worker in range(config.workers)
     ]
     batches = []
-    for batch, finished in pool.imap_unordered(play_and_label, tasks):
+    for batch, finished in mapper(play_and_label, tasks):
         batches.append(batch)
         run.games += finished
         bar.update(len(batch))
@@ -367,10 +394,6 @@ def _evaluate_and_log(
             f"generation {run.generation} ({run.seconds / 60:.0f} min): score against "
             f"alpha-beta depth {scores}"
         )
-    try:
-        from .curve import plot_curve
-    except ImportError:  # matplotlib is not a training dependency
-        return
     plot_curve(run.evaluations, out / "learning_curve.png", run.variant)
 
 

@@ -1,0 +1,139 @@
+"""``mancala train --algo az``: the teacher's labels, a short run of every rule set, resuming,
+and the errors of bad settings and checkpoints."""
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+from agents.alphabeta import AlphaBetaAgent  # noqa: E402
+from agents.network import read_network  # noqa: E402
+from mancala_env import Game  # noqa: E402
+from mancala_env.variants import VARIANTS  # noqa: E402
+from train.az.config import AZConfig, load_az_config  # noqa: E402
+from train.az.games import Teacher, _targets  # noqa: E402
+from train.az.run import train_az  # noqa: E402
+from train.cli import main  # noqa: E402
+from train.run import NothingToDo  # noqa: E402
+
+
+def tiny(**changes) -> AZConfig:
+    """A run of two generations of a few positions, labelled and evaluated at depth 1, in this
+    process."""
+    settings = dict(positions=24, generation=12, games=3, workers=1, teacher_depth=1,
+                    random_plies=4, buffer=100, fit_steps=3, batch_size=8, hidden=[8],
+                    eval_every=100, eval_depths=[1], eval_games=2)  # fmt: skip
+    return AZConfig(**{**settings, **changes})
+
+
+def test_the_teacher_values_each_move_as_a_search_from_its_child():
+    game = Game("oware")
+    game.reset(np.random.default_rng(5))
+    for action in (2, 4, 1):
+        game.step(action)
+    teacher = Teacher(game, depth=3, endgames=None)
+    values = teacher.move_values(game.state, game.params)
+    search = AlphaBetaAgent(depth=3)
+    root_value, best = search.search(game.state, game.params, 3)
+    legal = game.legal_mask().astype(bool)
+    assert np.all(np.isnan(values[~legal])) and not np.any(np.isnan(values[legal]))
+    assert np.isclose(np.nanmax(values), root_value)  # the best move's value is the root's
+    assert values[best] == np.nanmax(values)
+    policy, value = _targets(values, tiny(temperature=1.0, value_scale=8.0))
+    assert np.isclose(policy.sum(), 1) and np.all(policy[~legal] == 0)
+    assert np.argmax(policy) == best
+    assert np.isclose(value, np.tanh(root_value / 8))
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_a_short_run_of_every_rule_set_writes_a_network_that_plays(tmp_path, variant):
+    result = train_az(variant, tiny(), tmp_path / "run", seed=1, progress=False)
+    assert result.generations == 2 and result.positions >= 24
+    network, _ = read_network(result.final_network)
+    network.check_game(Game(variant), "final")
+    last = result.evaluations[-1]
+    score, low, high = last["scores"]["alphabeta:depth=1"]
+    assert 0 <= low <= score <= high <= 1
+    lines = (tmp_path / "run" / "evaluations.jsonl").read_text().splitlines()
+    assert json.loads(lines[-1]) == last
+    summary = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert summary["generations"] == 2 and not summary["interrupted"]
+
+
+def test_a_resumed_run_fits_the_same_network_as_one_run(tmp_path):
+    whole = train_az("oware", tiny(positions=36), tmp_path / "whole", seed=3, progress=False)
+    first = train_az("oware", tiny(positions=12), tmp_path / "parts", seed=3, progress=False)
+    checkpoint = tmp_path / "parts" / "checkpoints" / "gen_1.npz"
+    assert first.generations == 1 and checkpoint.exists()
+    rest = train_az("oware", tiny(positions=36), tmp_path / "parts", seed=3, resume=checkpoint,
+                    progress=False)  # fmt: skip
+    assert rest.generations == whole.generations == 3
+    assert rest.positions == whole.positions
+    assert rest.final_network.read_bytes() == whole.final_network.read_bytes()
+    # only the two newest checkpoints keep their optimiser state and buffer
+    kept = sorted(p.name for p in (tmp_path / "parts" / "checkpoints").glob("*.pt"))
+    assert kept == ["gen_2.pt", "gen_3.pt"]
+    with pytest.raises(NothingToDo, match="meets the 36 asked for"):
+        train_az("oware", tiny(positions=36), tmp_path / "parts", resume=checkpoint.with_name(
+            "gen_3.npz"), progress=False)  # fmt: skip
+
+
+def test_a_run_refuses_a_folder_of_another_run_and_a_broken_checkpoint(tmp_path):
+    train_az("oware", tiny(positions=12), tmp_path / "run", progress=False)
+    with pytest.raises(ValueError, match="--resume .*gen_1.npz.*or start a new one"):
+        train_az("oware", tiny(), tmp_path / "run", progress=False)
+    checkpoint = tmp_path / "run" / "checkpoints" / "gen_1.npz"
+    with pytest.raises(ValueError, match="is a checkpoint of oware, not of ayoayo"):
+        train_az("ayoayo", tiny(), tmp_path / "run", resume=checkpoint, progress=False)
+    checkpoint.with_suffix(".pt").write_bytes(b"garbage")
+    with pytest.raises(ValueError, match="cannot resume from"):
+        train_az("oware", tiny(), tmp_path / "run", resume=checkpoint, progress=False)
+    checkpoint.with_suffix(".pt").unlink()
+    with pytest.raises(ValueError, match="missing: gen_1.pt"):
+        train_az("oware", tiny(), tmp_path / "run", resume=checkpoint, progress=False)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("positions = 0", "positions must be a positive integer"),
+        ("eval_games = 3", "eval_games must be even"),
+        ("temperature = 0", "temperature must be a number above 0"),
+        ("hidden = []", "hidden must be a list of positive integers"),
+        ("opponents = []", "opponents must be a list of agent specs"),
+        ("learning_rate = 'fast'", "learning_rate must be a number"),
+        ("depth = 3", "unknown setting.*depth"),
+    ],
+)
+def test_bad_settings_are_refused_by_name(tmp_path, text, message):
+    path = tmp_path / "az.toml"
+    path.write_text(text + "\n")
+    with pytest.raises(ValueError, match=message):
+        load_az_config("oware", path)
+
+
+def test_the_shipped_configs_load():
+    config = load_az_config("oware")
+    assert config.teacher_depth >= 6 and config.eval_depths == [1, 2, 3, 4, 5, 6]
+    assert load_az_config("ayoayo") == AZConfig()  # no file: the defaults
+
+
+def test_the_command_line_trains_and_says_how_to_play_the_network(tmp_path, capsys):
+    config = tmp_path / "az.toml"
+    config.write_text(
+        "positions = 12\ngeneration = 12\ngames = 2\nworkers = 1\nteacher_depth = 1\n"
+        "fit_steps = 2\nbatch_size = 4\nhidden = [4]\neval_depths = [1]\neval_games = 2\n"
+    )
+    out = tmp_path / "run"
+    code = main(["oware", "--algo", "az", "--config", str(config), "--out", str(out),
+                 "--no-progress", "--option", "grand_slam=capture"])  # fmt: skip
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert f"play it: --agents az:{out / 'final.npz'}" in printed
+    assert "against alphabeta:depth=1" in printed
+    summary = json.loads((out / "run.json").read_text())
+    assert summary["options"] == {"grand_slam": "capture"}
+    assert main(["oware", "--option", "grand_slam=capture", "--out", str(tmp_path / "p")]) == 2
+    assert "--option and --endgames are read by --algo az only" in capsys.readouterr().err
