@@ -2,12 +2,9 @@
 move, or searches with it.
 
 Without a budget the agent plays the network's most likely legal move: no search, one forward
-pass a move. With ``simulations`` and/or ``time`` it runs PUCT tree search, AlphaZero's: each
-simulation walks down the tree choosing ``argmax Q + c * P * sqrt(N) / (1 + n)`` (P the
-network's prior, n a move's visits, N the node's), asks the network for the value of the
-position it reaches (a finished game counts its result), and backs that value up, its sign
-flipping where the player to move changes (an extra turn keeps it). The move played is the
-most visited one.
+pass a move. With ``simulations`` and/or ``time`` it runs the compiled PUCT tree search of
+`agents.az_search` (AlphaZero's, without its noise) and plays the most visited move, ties going
+to the network's favourite.
 """
 
 from __future__ import annotations
@@ -19,41 +16,13 @@ import time
 import numpy as np
 
 from mancala_env import Game
-from mancala_env.engine import layout as L
-from mancala_env.engine.turn import step
 from mancala_env.observation import observe
 
-from .network import Network, read_network
+from .az_search import Searcher, new_tree, simulate
+from .network import read_network
 
 DEFAULT_C = 1.5
-
-
-class _Node:
-    """A position in the tree: its state, mover, the network's priors over its legal moves,
-    and each move's visits and summed value (the mover's view)."""
-
-    __slots__ = ("state", "mover", "priors", "visits", "values", "children", "value")
-
-    def __init__(self, state: np.ndarray, network: Network, params: np.ndarray) -> None:
-        self.state = state
-        self.mover = int(state[L.TO_MOVE])
-        n_actions = int(params[L.P_N_ACTIONS])
-        self.children: dict[int, _Node] = {}
-        self.visits = np.zeros(n_actions)
-        self.values = np.zeros(n_actions)
-        if state[L.OVER] == 1:
-            winner = int(state[L.WINNER])
-            self.value = 0.0 if winner < 0 else (1.0 if winner == self.mover else -1.0)
-            self.priors = np.zeros(n_actions)
-            return
-        logits, value = network.forward(observe(state, self.mover, params)[None, :])
-        legal = state[L.LEGAL : L.LEGAL + n_actions] != 0
-        self.priors = _masked_softmax(logits[0], legal)
-        self.value = float(value[0])
-
-    @property
-    def over(self) -> bool:
-        return self.state[L.OVER] == 1
+CHUNK = 64  # simulations between two looks at the clock
 
 
 def _masked_softmax(logits: np.ndarray, legal: np.ndarray) -> np.ndarray:
@@ -90,6 +59,7 @@ class AZAgent:
         self.simulations = simulations
         self.time_limit = time_limit
         self.c = float(c)
+        self._searcher: Searcher | None = None  # the tree's arrays, made at the first search
         if variant is not None:
             self.network.check_game(Game(variant), repr(self.path))
         self.reset(seed)
@@ -128,41 +98,25 @@ class AZAgent:
         return self._search(game)
 
     def _search(self, game: Game) -> int:
+        if self._searcher is None:
+            self._searcher = Searcher(self.network)
+        searcher = self._searcher
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         params = game.params
-        root = _Node(game.state.copy(), self.network, params)
+        nodes = new_tree(game.state, params, searcher.net, searcher.tree, searcher.scratch)
         done = 0
         while self.simulations is None or done < self.simulations:
-            if deadline is not None and done > 0 and time.perf_counter() >= deadline:
+            chunk = CHUNK if self.simulations is None else min(CHUNK, self.simulations - done)
+            grown = simulate(chunk, nodes, self.c, params, searcher.net, searcher.tree,
+                             searcher.scratch, *searcher.path)  # fmt: skip
+            done += chunk
+            if grown == nodes and nodes >= len(searcher.tree[0]):
+                break  # the tree is full
+            nodes = grown
+            if deadline is not None and time.perf_counter() >= deadline:
                 break
-            self._simulate(root, params)
-            done += 1
+        priors, visits, values = searcher.root_stats()
         self.last_simulations = done
-        self.last_value = float(root.values.sum() / max(root.visits.sum(), 1))
-        most = np.flatnonzero(root.visits == root.visits.max())
-        return int(most[np.argmax(root.priors[most])])
-
-    def _simulate(self, root: _Node, params: np.ndarray) -> None:
-        path: list[tuple[_Node, int]] = []
-        node = root
-        while not node.over:
-            total = node.visits.sum()
-            q = np.divide(
-                node.values, node.visits, out=np.zeros_like(node.values), where=node.visits > 0
-            )
-            score = q + self.c * node.priors * math.sqrt(total + 1) / (1 + node.visits)
-            score[node.priors == 0] = -np.inf
-            action = int(np.argmax(score))
-            path.append((node, action))
-            child = node.children.get(action)
-            if child is None:
-                state = node.state.copy()
-                step(state, action, params)
-                node.children[action] = child = _Node(state, self.network, params)
-                node = child
-                break
-            node = child
-        value, seen_by = node.value, node.mover
-        for parent, action in reversed(path):
-            parent.visits[action] += 1
-            parent.values[action] += value if parent.mover == seen_by else -value
+        self.last_value = float(values.sum() / max(visits.sum(), 1))
+        most = np.flatnonzero(visits == visits.max())
+        return int(most[np.argmax(priors[most])])

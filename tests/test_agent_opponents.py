@@ -92,7 +92,7 @@ print(type(env.unwrapped._current).__name__, info["end_reason"] is not None)
 
 def test_the_entry_points_load_every_kind_of_agent_spec():
     loaders = agent_loaders()
-    assert set(loaders) == {*BUILT_INS, "ppo", "python"}
+    assert set(loaders) == {*BUILT_INS, "ppo", "az", "python"}
     assert {point.load() for point in loaders.values()} == {load_agent}
 
 
@@ -102,7 +102,7 @@ def test_an_unknown_kind_of_agent_spec_gets_one_line_listing_the_known_kinds(mak
         make(variant="oware", opponent="minimax:depth=3")
     message = str(error.value)
     assert "\n" not in message and message.startswith("unknown opponent 'minimax:depth=3'")
-    kinds = "random, greedy, alphabeta, human, mcts, perfect, ppo, python"
+    kinds = "random, greedy, alphabeta, az, human, mcts, perfect, ppo, python"
     assert message.endswith(f"the known kinds are {kinds}")
 
 
@@ -117,6 +117,13 @@ def test_an_unknown_kind_of_agent_spec_gets_one_line_listing_the_known_kinds(mak
 def test_bad_opponents_are_named(opponent, message):
     with pytest.raises(ValueError, match=message):
         SingleAgentEnv("oware", opponent=opponent)
+
+
+@pytest.mark.parametrize("spec", ["az:oware", "az:oware,simulations=4"])
+def test_the_shipped_network_is_an_opponent_by_its_spec(spec):
+    env = gymnasium.make("mancala_env/Oware-v1", opponent=spec)
+    info = play_out(env.unwrapped, seed=4)
+    assert info["end_reason"] is not None
 
 
 def test_the_vec_env_plays_an_agent_object_in_every_game():
