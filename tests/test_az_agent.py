@@ -12,6 +12,7 @@ from agents.loader import SpecError, agent_identity, parse_spec
 from agents.network import Network, network_meta
 from mancala_env import Game
 from mancala_env.engine import layout as L
+from mancala_env.observation import observe
 
 
 def biased_network(variant: str, bias: list[float], value: float = 0.0) -> Network:
@@ -148,3 +149,38 @@ def test_the_shipped_network_plays_by_name():
     assert game.legal_mask()[agent.act(game)] == 1
     assert game.state[L.OVER] == 0
     assert network_meta(game, [1])["variant"] == agent.network.variant
+
+
+@pytest.mark.parametrize("hidden", [(8,), (16, 8, 4)])
+def test_the_compiled_forward_pass_is_the_networks(hidden):
+    from agents.az_search import Searcher, forward
+
+    network = make_network("oware", hidden=hidden, seed=4)
+    searcher = Searcher(network, capacity=4)
+    observation, logits, hidden_a, hidden_b = searcher.scratch
+    game = Game("oware")
+    rng = np.random.default_rng(6)
+    game.reset(rng)
+    for _ in range(30):
+        seen = observe(game.state, game.to_move, game.params)
+        observation[: len(seen)] = seen
+        value = forward(observation, len(seen), searcher.net, logits, hidden_a, hidden_b)
+        expected_logits, expected_value = network.forward(seen[None, :])
+        assert np.allclose(logits, expected_logits[0], rtol=1e-4, atol=1e-3)
+        assert np.isclose(value, expected_value[0], atol=1e-4)
+        game.step(int(rng.choice(game.legal_actions())))
+        if game.over:
+            break
+
+
+def test_a_search_whose_tree_fills_up_stops_and_plays_a_legal_move(tmp_path):
+    from agents.az_search import Searcher
+
+    path = save(make_network(), tmp_path / "n.npz")
+    agent = AZAgent(path, simulations=10_000, seed=0)
+    agent._searcher = Searcher(agent.network, capacity=50)
+    game = Game("oware")
+    game.reset(np.random.default_rng(0))
+    action = agent.act(game)
+    assert game.legal_mask()[action] == 1
+    assert agent.last_simulations < 10_000

@@ -143,6 +143,9 @@ class _Run:
             tensors = torch.load(checkpoint.with_suffix(".pt"), weights_only=True)
             self.net.load_state_dict(tensors["net"])
             self.optimizer.load_state_dict(tensors["optimizer"])
+            for group in self.optimizer.param_groups:  # the settings given now, not the saved
+                group["lr"] = self.config.learning_rate
+                group["weight_decay"] = self.config.weight_decay
             with np.load(checkpoint.with_suffix(".buffer.npz"), allow_pickle=False) as saved:
                 if saved.files:
                     self.buffer = Batch(*(saved[name] for name in BATCH_FIELDS))
