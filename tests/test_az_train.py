@@ -105,6 +105,7 @@ def test_a_run_refuses_a_folder_of_another_run_and_a_broken_checkpoint(tmp_path)
         ("opponents = []", "opponents must be a list of agent specs"),
         ("learning_rate = 'fast'", "learning_rate must be a number"),
         ("depth = 3", "unknown setting.*depth"),
+        ("device = 'tpu'", "device must be one of auto, cpu, cuda"),
     ],
 )
 def test_bad_settings_are_refused_by_name(tmp_path, text, message):

@@ -12,6 +12,7 @@ from typing import Any
 from ..config import SELF, _build, _number, _positive_int, read_toml
 
 CONFIGS = Path(__file__).parent.parent / "configs" / "az"
+DEVICES = ("auto", "cpu", "cuda")
 
 
 @dataclass
@@ -51,6 +52,7 @@ class AZConfig:
     eval_depths: list[int] = field(default_factory=lambda: [1, 2, 3, 4, 5, 6])
     eval_suite: str | None = None  # an opening suite (its file or rule set); None: the shipped
     eval_games: int = 64  # games against each depth, from both seats
+    device: str = "auto"  # where the network is fitted: auto (a GPU when there is one), cpu, cuda
 
     def __post_init__(self) -> None:
         for name in (
@@ -74,6 +76,8 @@ class AZConfig:
         _number("value_scale", self.value_scale, 0, None, low_open=True)
         _number("learning_rate", self.learning_rate, 0, None, low_open=True)
         _number("weight_decay", self.weight_decay, 0, None)
+        if self.device not in DEVICES:
+            raise ValueError(f"device must be one of {', '.join(DEVICES)}, got {self.device!r}")
         if self.endgames is not None and not isinstance(self.endgames, str):
             raise ValueError(f"endgames must be a folder's path, got {self.endgames!r}")
         if self.eval_suite is not None and not isinstance(self.eval_suite, str):

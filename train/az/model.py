@@ -36,7 +36,8 @@ class PolicyValueNet(nn.Module):
         """The numpy network of these weights."""
 
         def pair(layer: nn.Linear) -> tuple[np.ndarray, np.ndarray]:
-            return (layer.weight.detach().numpy().T.copy(), layer.bias.detach().numpy().copy())
+            weight, bias = (p.detach().cpu().numpy() for p in (layer.weight, layer.bias))
+            return weight.T.copy(), bias.copy()
 
         return Network(
             self.meta,
@@ -59,16 +60,21 @@ def fit(
     high = np.asarray(net.meta["observation_high"])
     caps = np.asarray(net.meta["caps"])
     net.train()
+    device = next(net.parameters()).device
+
+    def tensor(array: np.ndarray) -> torch.Tensor:
+        return torch.from_numpy(array).to(device)
+
     losses = []
     for _ in range(steps):
         rows = rng.integers(len(data), size=min(batch_size, len(data)))
-        inputs = torch.from_numpy(encode(data.observations[rows], high, caps))
-        legal = torch.from_numpy(data.legal[rows])
+        inputs = tensor(encode(data.observations[rows], high, caps))
+        legal = tensor(data.legal[rows])
         logits, value = net(inputs)
         log_policy = torch.log_softmax(logits.masked_fill(~legal, -1e9), dim=1)
-        target = torch.from_numpy(data.policy[rows])
+        target = tensor(data.policy[rows])
         policy_loss = -(target * log_policy).sum(dim=1).mean()
-        value_loss = torch.mean((value - torch.from_numpy(data.value[rows])) ** 2)
+        value_loss = torch.mean((value - tensor(data.value[rows])) ** 2)
         optimizer.zero_grad()
         (policy_loss + value_loss).backward()
         optimizer.step()

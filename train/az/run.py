@@ -62,6 +62,15 @@ RUN_FILES = (
 KEPT_CHECKPOINTS = 2  # newest checkpoints that keep their optimiser state and buffer
 
 
+def fitting_device(choice: str) -> torch.device:
+    """The device the network is fitted on: ``auto`` is the GPU when torch sees one."""
+    if choice == "auto":
+        choice = "cuda" if torch.cuda.is_available() else "cpu"
+    if choice == "cuda" and not torch.cuda.is_available():
+        raise ValueError("device is cuda, but torch sees no GPU (use auto or cpu)")
+    return torch.device(choice)
+
+
 @dataclass
 class AZResult:
     out: Path
@@ -88,7 +97,8 @@ class _Run:
         self.variant, self.options, self.config, self.seed = variant, options, config, seed
         game = Game(variant, **options)
         torch.manual_seed(seed)
-        self.net = PolicyValueNet(network_meta(game, config.hidden))
+        self.device = fitting_device(config.device)
+        self.net = PolicyValueNet(network_meta(game, config.hidden)).to(self.device)
         self.optimizer = torch.optim.AdamW(
             self.net.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay
         )
@@ -140,7 +150,9 @@ class _Run:
     def restore(self, checkpoint: Path) -> None:
         state = _checkpoint_state(checkpoint, self.variant)
         try:
-            tensors = torch.load(checkpoint.with_suffix(".pt"), weights_only=True)
+            tensors = torch.load(
+                checkpoint.with_suffix(".pt"), map_location=self.device, weights_only=True
+            )
             self.net.load_state_dict(tensors["net"])
             self.optimizer.load_state_dict(tensors["optimizer"])
             for group in self.optimizer.param_groups:  # the settings given now, not the saved
