@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from mancala_env.arguments import Parser, input_file, input_folder, integer, output_folder, real
 from mancala_env.arguments import seed as seed_type
@@ -93,8 +95,7 @@ def resume_command(args: argparse.Namespace, checkpoint: Path) -> str:
     if args.algo != "ppo":
         words += ["--algo", args.algo]
     words += [f"--option={option}" for option in args.option]
-    out = args.out or f"runs/{args.variant}"
-    words += ["--out", out, "--seed", str(args.seed)]
+    words += ["--out", default_out(args), "--seed", str(args.seed)]
     for option in ("config", "timesteps", "n_envs", "opponents", "endgames", "max_minutes"):
         value = getattr(args, option)
         if value is not None:
@@ -104,10 +105,99 @@ def resume_command(args: argparse.Namespace, checkpoint: Path) -> str:
     return shlex.join(words)
 
 
+def default_out(args: argparse.Namespace) -> str:
+    return args.out or (f"runs/{args.variant}-az" if args.algo == "az" else f"runs/{args.variant}")
+
+
+def _changes(args: argparse.Namespace, names: dict[str, str]) -> dict[str, Any]:
+    """The settings the command line changes: `names` maps an argument to its setting."""
+    changes: dict[str, Any] = {}
+    for argument, setting in names.items():
+        value = getattr(args, argument)
+        if value is None:
+            continue
+        if argument == "opponents":
+            value = [spec.strip() for spec in value.split(",") if spec.strip()]
+        changes[setting] = str(value) if argument == "endgames" else value
+    return changes
+
+
+def _train_ppo(args: argparse.Namespace, out: str, notify: Callable[[str], object]) -> list[str]:
+    """A MaskablePPO run; the lines that report it."""
+    from .run import train
+
+    config = load_config(args.variant, args.config)
+    names = {"timesteps": "timesteps", "n_envs": "n_envs", "opponents": "opponents"}
+    config = replace(config, **_changes(args, names))
+    result = train(
+        args.variant,
+        config,
+        out=out,
+        seed=args.seed,
+        resume=args.resume,
+        max_minutes=args.max_minutes,
+        progress=not args.no_progress,
+        overwrite=args.overwrite,
+        notify=notify,
+    )
+    lines = [f"trained {result.timesteps:,} steps in {result.seconds / 60:.1f} min"]
+    if result.evaluations:
+        lines += _score_lines(result.evaluations[-1].scores)
+    lines.append(f"final model: {result.final_model}  (play it: --agents ppo:{result.final_model})")
+    if result.best_model is not None:
+        lines.append(f"best model:  {result.best_model}")
+    return lines
+
+
+def _train_az(args: argparse.Namespace, out: str, notify: Callable[[str], object]) -> list[str]:
+    """An expert-iteration run (train/az/); the lines that report it."""
+    from mancala_env.arguments import parse_options
+
+    from .az.config import load_az_config
+    from .az.run import train_az
+
+    options = parse_options(args.option, args.variant)
+    config = load_az_config(args.variant, args.config)
+    names = {
+        "timesteps": "positions",
+        "n_envs": "games",
+        "opponents": "opponents",
+        "endgames": "endgames",
+    }
+    config = replace(config, **_changes(args, names))
+    result = train_az(
+        args.variant,
+        config,
+        out=out,
+        seed=args.seed,
+        options=options,
+        resume=args.resume,
+        max_minutes=args.max_minutes,
+        progress=not args.no_progress,
+        overwrite=args.overwrite,
+        notify=notify,
+    )
+    lines = [
+        f"labelled {result.positions:,} positions in {result.generations} generations "
+        f"({result.seconds / 60:.1f} min)"
+    ]
+    if result.evaluations:
+        lines += _score_lines(result.evaluations[-1]["scores"])
+    lines.append(
+        f"final network: {result.final_network}  (play it: --agents az:{result.final_network})"
+    )
+    return lines
+
+
+def _score_lines(scores: dict[str, Any]) -> list[str]:
+    return [
+        f"  against {baseline}: {score:.1%} (95% interval {low:.1%}-{high:.1%})"
+        for baseline, (score, low, high) in scores.items()
+    ]
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.algo == "az":
-        return run_az(args)
-    if args.option or args.endgames:
+    if args.algo != "az" and (args.option or args.endgames):
         print(
             "mancala train: error: --option and --endgames are read by --algo az only",
             file=sys.stderr,
@@ -116,7 +206,11 @@ def run(args: argparse.Namespace) -> int:
     from agents.ppo import ModelLoadError
 
     try:
-        from .run import NothingToDo, TrainingInterrupted, train
+        from .run import NothingToDo, TrainingInterrupted
+
+        train = _train_az if args.algo == "az" else _train_ppo
+        out = default_out(args)
+        lines = train(args, out, lambda note: print(f"mancala train: {note}", flush=True))
     except ImportError as error:
         print(
             f'mancala train: error: training needs the train extra (pip install -e ".[train]"): '
@@ -124,102 +218,10 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return USAGE_ERROR
-
-    try:
-        config = load_config(args.variant, args.config)
-        changes = {}
-        if args.timesteps is not None:
-            changes["timesteps"] = args.timesteps
-        if args.n_envs is not None:
-            changes["n_envs"] = args.n_envs
-        if args.opponents is not None:
-            changes["opponents"] = [s.strip() for s in args.opponents.split(",") if s.strip()]
-        config = replace(config, **changes)
-        result = train(
-            args.variant,
-            config,
-            out=args.out or f"runs/{args.variant}",
-            seed=args.seed,
-            resume=args.resume,
-            max_minutes=args.max_minutes,
-            progress=not args.no_progress,
-            overwrite=args.overwrite,
-            notify=lambda note: print(f"mancala train: {note}", flush=True),
-        )
     except (ValueError, ModelLoadError) as error:
         print(f"mancala train: error: {error}", file=sys.stderr)
         return USAGE_ERROR
     except OSError as error:  # a folder that cannot be written after all, a full disk
-        where = error.filename or args.out or f"runs/{args.variant}"
-        print(f"mancala train: error: cannot write {where}: {error.strerror}", file=sys.stderr)
-        return 1
-    except NothingToDo as done:
-        print(f"mancala train: {done}", file=sys.stderr)
-        return 0
-    except TrainingInterrupted as stop:
-        print(f"\nmancala train: {stop}; continue with:", file=sys.stderr)
-        print(f"  {resume_command(args, stop.checkpoint)}", file=sys.stderr)
-        return INTERRUPTED
-    except KeyboardInterrupt:
-        print("\nmancala train: interrupted before training began; nothing saved", file=sys.stderr)
-        return INTERRUPTED
-    print(f"trained {result.timesteps:,} steps in {result.seconds / 60:.1f} min")
-    if result.evaluations:
-        last = result.evaluations[-1]
-        for baseline, (score, low, high) in last.scores.items():
-            print(f"  against {baseline}: {score:.1%} (95% interval {low:.1%}-{high:.1%})")
-    print(f"final model: {result.final_model}  (play it: --agents ppo:{result.final_model})")
-    if result.best_model is not None:
-        print(f"best model:  {result.best_model}")
-    return 0
-
-
-def run_az(args: argparse.Namespace) -> int:
-    """``mancala train VARIANT --algo az``: expert iteration (train/az/)."""
-    from agents.ppo import ModelLoadError
-    from mancala_env.arguments import parse_options
-
-    try:
-        from .az.config import load_az_config
-        from .az.run import train_az
-        from .run import NothingToDo, TrainingInterrupted
-    except ImportError as error:
-        print(
-            f'mancala train: error: training needs the train extra (pip install -e ".[train]"): '
-            f"{error}",
-            file=sys.stderr,
-        )
-        return USAGE_ERROR
-    out = args.out or f"runs/{args.variant}-az"
-    try:
-        options = parse_options(args.option, args.variant)
-        config = load_az_config(args.variant, args.config)
-        changes = {}
-        if args.timesteps is not None:
-            changes["positions"] = args.timesteps
-        if args.n_envs is not None:
-            changes["games"] = args.n_envs
-        if args.opponents is not None:
-            changes["opponents"] = [s.strip() for s in args.opponents.split(",") if s.strip()]
-        if args.endgames is not None:
-            changes["endgames"] = str(args.endgames)
-        config = replace(config, **changes)
-        result = train_az(
-            args.variant,
-            config,
-            out=out,
-            seed=args.seed,
-            options=options,
-            resume=args.resume,
-            max_minutes=args.max_minutes,
-            progress=not args.no_progress,
-            overwrite=args.overwrite,
-            notify=lambda note: print(f"mancala train: {note}", flush=True),
-        )
-    except (ValueError, ModelLoadError) as error:
-        print(f"mancala train: error: {error}", file=sys.stderr)
-        return USAGE_ERROR
-    except OSError as error:
         where = error.filename or out
         print(f"mancala train: error: cannot write {where}: {error.strerror}", file=sys.stderr)
         return 1
@@ -233,14 +235,7 @@ def run_az(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("\nmancala train: interrupted before training began; nothing saved", file=sys.stderr)
         return INTERRUPTED
-    print(
-        f"labelled {result.positions:,} positions in {result.generations} generations "
-        f"({result.seconds / 60:.1f} min)"
-    )
-    if result.evaluations:
-        for baseline, (score, low, high) in result.evaluations[-1]["scores"].items():
-            print(f"  against {baseline}: {score:.1%} (95% interval {low:.1%}-{high:.1%})")
-    print(f"final network: {result.final_network}  (play it: --agents az:{result.final_network})")
+    print("\n".join(lines))
     return 0
 
 
