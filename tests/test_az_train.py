@@ -138,3 +138,13 @@ def test_the_command_line_trains_and_says_how_to_play_the_network(tmp_path, caps
     assert summary["options"] == {"grand_slam": "capture"}
     assert main(["oware", "--option", "grand_slam=capture", "--out", str(tmp_path / "p")]) == 2
     assert "--option and --endgames are read by --algo az only" in capsys.readouterr().err
+
+
+def test_the_learning_rate_falls_to_its_final_value_over_the_budget():
+    config = tiny(positions=1000, learning_rate=1e-3, final_learning_rate=1e-4)
+    assert config.learning_rate_at(0) == 1e-3
+    assert np.isclose(config.learning_rate_at(500), 5.5e-4)
+    assert np.isclose(config.learning_rate_at(2000), 1e-4)
+    assert tiny(learning_rate=2e-3).learning_rate_at(10**6) == 2e-3
+    with pytest.raises(ValueError, match="final_learning_rate must be a number above 0"):
+        tiny(final_learning_rate=0)

@@ -46,6 +46,7 @@ class AZConfig:
     fit_steps: int = 400  # minibatches fitted a generation
     batch_size: int = 512
     learning_rate: float = 1e-3
+    final_learning_rate: float | None = None  # falls linearly to this over `positions` (None: kept)
     weight_decay: float = 1e-4
     hidden: list[int] = field(default_factory=lambda: [512, 512, 256])
     eval_every: int = 10  # generations between evaluations (and at the end)
@@ -76,6 +77,8 @@ class AZConfig:
         _number("value_scale", self.value_scale, 0, None, low_open=True)
         _number("learning_rate", self.learning_rate, 0, None, low_open=True)
         _number("weight_decay", self.weight_decay, 0, None)
+        if self.final_learning_rate is not None:
+            _number("final_learning_rate", self.final_learning_rate, 0, None, low_open=True)
         if self.device not in DEVICES:
             raise ValueError(f"device must be one of {', '.join(DEVICES)}, got {self.device!r}")
         if self.endgames is not None and not isinstance(self.endgames, str):
@@ -96,6 +99,13 @@ class AZConfig:
                 raise ValueError(f"{name} must be a list of positive integers, got {values!r}")
             for value in values:
                 _positive_int(f"each of {name}", value)
+
+    def learning_rate_at(self, positions: int) -> float:
+        """The learning rate of a fit after `positions` labelled positions."""
+        if self.final_learning_rate is None:
+            return self.learning_rate
+        done = min(positions / self.positions, 1.0)
+        return self.learning_rate + done * (self.final_learning_rate - self.learning_rate)
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -156,7 +156,6 @@ class _Run:
             self.net.load_state_dict(tensors["net"])
             self.optimizer.load_state_dict(tensors["optimizer"])
             for group in self.optimizer.param_groups:  # the settings given now, not the saved
-                group["lr"] = self.config.learning_rate
                 group["weight_decay"] = self.config.weight_decay
             with np.load(checkpoint.with_suffix(".buffer.npz"), allow_pickle=False) as saved:
                 if saved.files:
@@ -386,6 +385,8 @@ def _generation(run: _Run, mapper: Callable, out: Path, bar: tqdm) -> Path:
     run.positions += len(new)
     run.generation += 1
     rng = np.random.default_rng([run.seed, run.generation])
+    for group in run.optimizer.param_groups:
+        group["lr"] = config.learning_rate_at(run.positions)
     policy_loss, value_loss = fit(
         run.net, run.optimizer, run.buffer, config.fit_steps, config.batch_size, rng
     )
