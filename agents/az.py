@@ -98,11 +98,14 @@ class AZAgent:
         return self._search(game)
 
     def _search(self, game: Game) -> int:
-        if self._searcher is None:
+        params = game.params
+        if self._searcher is None:  # compile (or load) and warm up before the clock starts
             self._searcher = Searcher(self.network)
+            warm = self._searcher
+            new_tree(game.state, params, warm.net, warm.tree, warm.scratch)
+            simulate(1, 1, self.c, params, warm.net, warm.tree, warm.scratch, *warm.path)
         searcher = self._searcher
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
-        params = game.params
         nodes = new_tree(game.state, params, searcher.net, searcher.tree, searcher.scratch)
         done = 0
         while self.simulations is None or done < self.simulations:
