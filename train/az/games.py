@@ -200,6 +200,7 @@ def _move_all(
                 match.game.step(int(rng.choice(np.flatnonzero(legal))))
             else:
                 match.game.step(int(np.argmax(np.where(legal, row, -np.inf))))
+    moved = {id(match) for match in learner}
     for match in matches:
-        if not match.game.over and not match.network_moves() and match not in learner:
+        if not match.game.over and not match.network_moves() and id(match) not in moved:
             match.game.step(opponents[match.opponent].act(match.game))
