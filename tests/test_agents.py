@@ -130,7 +130,9 @@ def reference_value(state: np.ndarray, params: np.ndarray, depth: int) -> float:
 
 def test_spec_forms_cover_every_kind():
     kinds = {form.split(":")[0].split("[")[0] for form in SPEC_FORMS}
-    assert kinds == {"random", "greedy", "alphabeta", "mcts", "perfect", "ppo", "human", "python"}
+    assert kinds == {
+        *("random", "greedy", "alphabeta", "mcts", "perfect", "ppo", "az", "human", "python")
+    }
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,8 @@ import sys
 import pytest
 
 from mancala_env import list_variants
-from mancala_env.cli import main, parse_option, wants_color
+from mancala_env.arguments import parse_option
+from mancala_env.cli import main, wants_color
 from mancala_env.variants import VARIANTS, describe_options, get_variant
 
 NAMES = list(VARIANTS)
