@@ -22,7 +22,7 @@ from mancala_env.engine.jit import njit
 from mancala_env.engine.turn import step
 from mancala_env.observation import MAX_OBSERVATION, write_observation
 
-from .network import Network
+from .network import Network, one_hot_starts
 
 # a node's row in `ints`
 MOVER = 0
@@ -186,10 +186,7 @@ class Searcher:
     def __init__(self, network: Network, capacity: int = 1 << 17) -> None:
         high = network.high
         caps = network.caps
-        counted = caps > 0
-        starts = np.zeros(len(high), dtype=np.int64)
-        slot_starts = len(high) + np.concatenate(([0], np.cumsum(caps[counted] + 1)[:-1]))
-        starts[counted] = slot_starts
+        starts = one_hot_starts(caps)
         first_weight, first_bias = network.layers[0]
         later = list(network.layers[1:])
         if not later:  # an identity layer: after a ReLU, the same numbers (numba wants a layer)

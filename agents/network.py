@@ -51,10 +51,19 @@ def encoded_size(caps: np.ndarray) -> int:
     return int(len(caps) + np.sum(np.where(caps > 0, caps + 1, 0)))
 
 
+def one_hot_starts(caps: np.ndarray) -> np.ndarray:
+    """Where each observed number's one-hot slots begin among the inputs (0 for a number read
+    as it is): after the scaled numbers, the counted numbers' slots one after another."""
+    counted = caps > 0
+    starts = np.zeros(len(caps), dtype=np.int64)
+    starts[counted] = len(caps) + np.cumsum(np.concatenate(([0], caps[counted] + 1)))[:-1]
+    return starts
+
+
 def _slots(observations: np.ndarray, high: np.ndarray, caps: np.ndarray) -> np.ndarray:
     """The input slot set to 1 for each counted number of each row (rows x counted)."""
     counted = np.flatnonzero(caps > 0)
-    starts = len(high) + np.concatenate(([0], np.cumsum(caps[counted] + 1)[:-1]))
+    starts = one_hot_starts(caps)[counted]
     return starts + np.minimum(np.maximum(observations[:, counted], 0), caps[counted])
 
 

@@ -87,6 +87,13 @@ def test_a_run_refuses_a_folder_of_another_run_and_a_broken_checkpoint(tmp_path)
     checkpoint = tmp_path / "run" / "checkpoints" / "gen_1.npz"
     with pytest.raises(ValueError, match="is a checkpoint of oware, not of ayoayo"):
         train_az("ayoayo", tiny(), tmp_path / "run", resume=checkpoint, progress=False)
+    buffer = checkpoint.with_suffix(".buffer.npz")
+    kept = buffer.read_bytes()
+    np.savez(buffer, observations=np.zeros((3, 5), np.int16), legal=np.ones((3, 6), bool),
+             policy=np.zeros((3, 6), np.float32), value=np.zeros(3, np.float32))  # fmt: skip
+    with pytest.raises(ValueError, match="kept observations are not of shape"):
+        train_az("oware", tiny(), tmp_path / "run", resume=checkpoint, progress=False)
+    buffer.write_bytes(kept)
     checkpoint.with_suffix(".pt").write_bytes(b"garbage")
     with pytest.raises(ValueError, match="cannot resume from"):
         train_az("oware", tiny(), tmp_path / "run", resume=checkpoint, progress=False)

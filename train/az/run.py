@@ -159,12 +159,33 @@ class _Run:
                 group["weight_decay"] = self.config.weight_decay
             with np.load(checkpoint.with_suffix(".buffer.npz"), allow_pickle=False) as saved:
                 if saved.files:
-                    self.buffer = Batch(*(saved[name] for name in BATCH_FIELDS))
+                    self.buffer = _checked_buffer(saved, self.net.meta)
         except Exception as error:  # whatever the files hold, say what went wrong with them
             reason = f"{type(error).__name__}: {error}".splitlines()[0]
             raise ModelLoadError(f"cannot resume from {checkpoint}: {reason}") from None
         for key in ("generation", "positions", "games", "seconds", "evaluations"):
             setattr(self, key, state[key])
+
+
+def _checked_buffer(saved: Any, meta: dict[str, Any]) -> Batch:
+    """The kept positions of a checkpoint, every array checked against the network's sizes
+    (ValueError names the first that does not fit)."""
+    rows = len(saved["value"])
+    width = len(meta["observation_high"])
+    shapes = {
+        "observations": (rows, width),
+        "legal": (rows, meta["n_actions"]),
+        "policy": (rows, meta["n_actions"]),
+        "value": (rows,),
+    }
+    kinds = {"observations": "i", "legal": "b", "policy": "f", "value": "f"}
+    for name in BATCH_FIELDS:
+        array = saved[name]
+        if array.shape != shapes[name] or array.dtype.kind != kinds[name]:
+            raise ValueError(f"its kept {name} are not of shape {shapes[name]}")
+        if kinds[name] == "f" and not np.all(np.isfinite(array)):
+            raise ValueError(f"its kept {name} are not all finite")
+    return Batch(*(saved[name] for name in BATCH_FIELDS))
 
 
 def _npz(arrays: dict[str, np.ndarray]) -> bytes:
