@@ -1,6 +1,6 @@
 """Agents for the mancala suite: one small protocol (`Agent`), built from spec strings.
 
-    from agents import load_agent
+    from mancala_env.agents import load_agent
     agent = load_agent("alphabeta:depth=6", seed=0)
     action = agent.act(game)  # game: a mancala_env.Game; the agent never changes it
 

@@ -1,10 +1,10 @@
-"""The ``az`` agent: a policy-value network (`agents.network`) that plays its most likely legal
-move, or searches with it.
+"""The ``az`` agent: a policy-value network (`mancala_env.agents.network`) that plays its most
+likely legal move, or searches with it.
 
 Without a budget the agent plays the network's most likely legal move: no search, one forward
 pass a move. With ``simulations`` and/or ``time`` it runs the compiled PUCT tree search of
-`agents.az_search` (AlphaZero's, without its noise) and plays the most visited move, ties going
-to the network's favourite.
+`mancala_env.agents.az_search` (AlphaZero's, without its noise) and plays the most visited move,
+ties going to the network's favourite.
 """
 
 from __future__ import annotations

@@ -7,8 +7,9 @@ prior, n its visits, N the node's), makes the child it reaches with the engine's
 the network for its priors and value (a finished game counts its result: +1, 0, -1) and backs
 the value up, its sign flipping where the player to move changes (an extra turn keeps it).
 
-The network's forward pass is `agents.network.Network.forward`'s, one position at a time: the
-first layer sums the weight rows its one-hot inputs pick, the others are matrix-vector products.
+The network's forward pass is `mancala_env.agents.network.Network.forward`'s, one position at a
+time: the first layer sums the weight rows its one-hot inputs pick, the others are matrix-vector
+products.
 """
 
 from __future__ import annotations

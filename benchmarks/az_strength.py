@@ -22,8 +22,8 @@ import platform
 import time
 from pathlib import Path
 
-from agents.tournament import TournamentConfig, run_tournament, wilson
-from train.files import write_json
+from mancala_env.agents.tournament import TournamentConfig, run_tournament, wilson
+from mancala_env.train.files import write_json
 
 DEPTHS = range(1, 7)
 

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from mancala_env.train.files import write_atomically
 from numba import njit
 from tqdm import tqdm
 
@@ -43,7 +44,6 @@ from mancala_env.engine.sowing import ENDLESS, relay
 from mancala_env.engine.turn import count_legal, new_game, nth_legal_action, step
 from mancala_env.variants import get_variant
 from mancala_env.variants.base import RelayOptions
-from train.files import write_atomically
 
 CAP = 1_000_000  # laps a relay is followed before it is counted as capped
 RESULTS = Path(__file__).parent / "results" / "relay_lengths.json"

@@ -19,8 +19,8 @@ import argparse
 import platform
 
 import numba
+from mancala_env.agents import load_agent
 
-from agents import load_agent
 from mancala_env.bench import C_REFERENCE, OPEN_SPIEL, measure
 
 SEARCHES = {"mcts": lambda name: load_agent("mcts:simulations=1000", name, seed=0)}

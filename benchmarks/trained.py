@@ -16,7 +16,7 @@ import argparse
 import json
 from pathlib import Path
 
-from agents.tournament import TournamentConfig, run_tournament, wilson
+from mancala_env.agents.tournament import TournamentConfig, run_tournament, wilson
 
 BASELINES = ("random", "greedy", "alphabeta:depth=2")
 

@@ -18,8 +18,8 @@ First (unless ``--rates 0``), the simulations a second of this project's MCTS (w
 its evaluation mixed in) and of ``MCTSBot``, 1000 simulations a search on the same 50
 middle-game positions.
 
-Each match is a gauntlet's schedule (`agents.tournament.schedule`): games in pairs with the seats
-swapped, each pair from its own 4 random opening plies, OpenSpiel's bot in the seat of the
+Each match is a gauntlet's schedule (`mancala_env.agents.tournament.schedule`): games in pairs with
+the seats swapped, each pair from its own 4 random opening plies, OpenSpiel's bot in the seat of the
 stand-in. The project's ``oware`` with ``first_player="player_0"`` and OpenSpiel's ``oware``
 are stepped side by side (the action numbers are the same: the mover's house less one), and
 at every ply the benchmark checks that they agree on the board, the stores, the player to move
@@ -44,11 +44,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from mancala_env.agents import load_agent
+from mancala_env.agents.tournament import TournamentConfig, schedule, wilson
+from mancala_env.agents.tournament.match import start
 from tqdm import tqdm
 
-from agents import load_agent
-from agents.tournament import TournamentConfig, schedule, wilson
-from agents.tournament.match import start
 from mancala_env import Game
 
 VARIANT = "oware"

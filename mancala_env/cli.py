@@ -28,8 +28,8 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from agents import HumanAgent, QuitGame, load_agent
-from agents.tournament import (
+from mancala_env.agents import HumanAgent, QuitGame, load_agent
+from mancala_env.agents.tournament import (
     BACKENDS,
     FORMATS,
     MAX_GAMES,
@@ -51,8 +51,8 @@ from agents.tournament import (
     save_suite,
     write_report,
 )
-from agents.tournament.openings import DEFAULT_SEARCH, shipped_suite
-from agents.tournament.replay import load_record, replay
+from mancala_env.agents.tournament.openings import DEFAULT_SEARCH, shipped_suite
+from mancala_env.agents.tournament.replay import load_record, replay
 
 from . import __version__, list_variants
 from .arguments import (
@@ -560,7 +560,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         print(f"mancala export: error: {error}", file=sys.stderr)
         return USAGE_ERROR
     if args.out:
-        from train.files import write_atomically
+        from mancala_env.train.files import write_atomically
 
         try:
             write_atomically(args.out, "".join(line + "\n" for line in lines).encode())
@@ -638,8 +638,8 @@ def _print_start_value(directory: str, variant: Variant, options: Any) -> None:
 
 
 def cmd_accuracy(args: argparse.Namespace) -> int:
-    from agents import load_agent
-    from agents.accuracy import format_rows, measure_accuracy
+    from mancala_env.agents import load_agent
+    from mancala_env.agents.accuracy import format_rows, measure_accuracy
 
     from .endgame.database import EndgameDatabase
 
@@ -667,7 +667,7 @@ def cmd_accuracy(args: argparse.Namespace) -> int:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from train.cli import run  # needs the train extra
+    from mancala_env.train.cli import run  # needs the train extra
 
     return run(args)
 
@@ -917,7 +917,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_accuracy)
 
     p = sub.add_parser("train", help="train a MaskablePPO agent by self-play (train extra)")
-    from train.cli import add_arguments  # light: stable-baselines3 is imported by the run
+    from mancala_env.train.cli import (
+        add_arguments,
+    )  # light: stable-baselines3 is imported by the run
 
     add_arguments(p)
     p.set_defaults(func=cmd_train)

@@ -9,11 +9,11 @@ inside compiled loops (MCTS rollouts, the engine benchmark) draws its moves one 
 Any agent of the suite is an opponent too: the environments take an agent object (anything with
 ``act(game)``) or an agent spec string (``"alphabeta:depth=2"``, ``"ppo:PATH"``). A spec's kind
 (the part before the first colon) names an entry point of the group ``mancala_env.agents``: a
-loader ``loader(spec, variant, seed=seed)`` that returns the agent. The distribution declares
-the suite's own kinds there (pyproject.toml), all loaded by `agents.load_agent`, so a spec works
-with nothing imported but `mancala_env`, whatever was imported before, and another package can
-add kinds of its own. `mancala_env` itself imports nothing of `agents` at module level (the import
-contract in pyproject.toml): the loader is imported when a spec asks for it.
+loader ``loader(spec, variant, seed=seed)`` that returns the agent. The distribution declares the
+suite's own kinds there (pyproject.toml), all loaded by `mancala_env.agents.load_agent`, so a spec
+works with nothing imported but `mancala_env`, whatever was imported before, and another package can
+add kinds of its own. `mancala_env` itself imports nothing of `mancala_env.agents` at module level
+(the import contract in pyproject.toml): the loader is imported when a spec asks for it.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 with a block of its own needs nothing else for the action space, the words, the keyboard."""
 
 import numpy as np
+from mancala_env.agents.human import move_entries, prompt_text
 
-from agents.human import move_entries, prompt_text
 from mancala_env import Game
 from mancala_env.engine import layout as L
 from mancala_env.variants import VARIANTS

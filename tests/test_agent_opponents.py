@@ -7,9 +7,9 @@ import sys
 import gymnasium
 import numpy as np
 import pytest
+from mancala_env.agents import AlphaBetaAgent, MCTSAgent, load_agent
+from mancala_env.agents.loader import BUILT_INS
 
-from agents import AlphaBetaAgent, MCTSAgent, load_agent
-from agents.loader import BUILT_INS
 from mancala_env import Game
 from mancala_env.gym_env import SingleAgentEnv
 from mancala_env.opponents import agent_loaders
@@ -75,7 +75,7 @@ def test_any_agent_spec_is_an_opponent_with_nothing_imported_but_gymnasium_and_m
 import sys
 import gymnasium
 import mancala_env
-assert "agents" not in sys.modules
+assert "mancala_env.agents" not in sys.modules
 env = gymnasium.make("mancala_env/Oware-v1", opponent="alphabeta:depth=1", seat=1)
 observation, info = env.reset(seed=0)
 done = False

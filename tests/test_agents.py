@@ -6,10 +6,7 @@ import time
 
 import numpy as np
 import pytest
-from numba import njit
-from rules.positions import position
-
-from agents import (
+from mancala_env.agents import (
     SPEC_FORMS,
     AlphaBetaAgent,
     HumanAgent,
@@ -18,8 +15,11 @@ from agents import (
     RandomAgent,
     load_agent,
 )
-from agents.alphabeta import WIN, WIN_ZONE
-from agents.loader import parse_spec
+from mancala_env.agents.alphabeta import WIN, WIN_ZONE
+from mancala_env.agents.loader import parse_spec
+from numba import njit
+from rules.positions import position
+
 from mancala_env import Game
 from mancala_env.engine import layout as L
 from mancala_env.engine.turn import step
@@ -764,7 +764,7 @@ def test_human_agent_types_special_moves():
 def test_alphabeta_plays_the_same_game_whether_or_not_its_search_was_warm():
     """The compile warm-up of a process's first move must not leave positions in the table
     (it once steered that game away from the same game played later)."""
-    from agents import alphabeta
+    from mancala_env.agents import alphabeta
 
     def game_moves() -> list[int]:
         game = Game("obridjie")

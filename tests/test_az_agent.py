@@ -3,13 +3,13 @@ identity in tournaments."""
 
 import numpy as np
 import pytest
+from mancala_env.agents import load_agent
+from mancala_env.agents.az import AZAgent
+from mancala_env.agents.loader import SpecError, agent_identity, parse_spec
+from mancala_env.agents.network import Network, network_meta
 from rules.positions import position
 from test_az_network import make_network
 
-from agents import load_agent
-from agents.az import AZAgent
-from agents.loader import SpecError, agent_identity, parse_spec
-from agents.network import Network, network_meta
 from mancala_env import Game
 from mancala_env.engine import layout as L
 from mancala_env.observation import observe
@@ -153,7 +153,7 @@ def test_the_shipped_network_plays_by_name():
 
 @pytest.mark.parametrize("hidden", [(8,), (16, 8, 4)])
 def test_the_compiled_forward_pass_is_the_networks(hidden):
-    from agents.az_search import Searcher, forward
+    from mancala_env.agents.az_search import Searcher, forward
 
     network = make_network("oware", hidden=hidden, seed=4)
     searcher = Searcher(network, capacity=4)
@@ -174,7 +174,7 @@ def test_the_compiled_forward_pass_is_the_networks(hidden):
 
 
 def test_a_search_whose_tree_fills_up_stops_and_plays_a_legal_move(tmp_path):
-    from agents.az_search import Searcher
+    from mancala_env.agents.az_search import Searcher
 
     path = save(make_network(), tmp_path / "n.npz")
     agent = AZAgent(path, simulations=10_000, seed=0)

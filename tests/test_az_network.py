@@ -1,5 +1,5 @@
-"""The policy-value network file and its encoding (agents.network): what it reads, what it
-refuses, and that a shipped network plays the game it names."""
+"""The policy-value network file and its encoding (mancala_env.agents.network): what it reads,
+what it refuses, and that a shipped network plays the game it names."""
 
 import io
 import itertools
@@ -7,8 +7,7 @@ import json
 
 import numpy as np
 import pytest
-
-from agents.network import (
+from mancala_env.agents.network import (
     COUNT_CAP,
     SHIPPED,
     Network,
@@ -22,6 +21,7 @@ from agents.network import (
     parse_network,
     read_network,
 )
+
 from mancala_env import Game
 from mancala_env.observation import observation_high, observe
 

@@ -305,7 +305,7 @@ def test_a_bad_argument_is_one_line_naming_it_and_its_allowed_values(capsys, arg
 
 def test_export_refuses_to_write_over_its_store(tmp_path, capsys):
     """`--out` naming the store itself, by any path, is refused and the store kept."""
-    from agents.tournament import TournamentConfig, run_tournament
+    from mancala_env.agents.tournament import TournamentConfig, run_tournament
 
     db = tmp_path / "s.sqlite"
     run_tournament(TournamentConfig("oware", ("random", "greedy"), games_per_pair=2), db=db,

@@ -10,11 +10,11 @@ import os
 import numba
 import numpy as np
 import pytest
+from mancala_env.agents import GreedyAgent, SpecError, load_agent
+from mancala_env.agents.accuracy import measure_accuracy, wilson_interval
+from mancala_env.agents.alphabeta import TB_SEED, TB_WIN, WIN, WIN_ZONE, AlphaBetaAgent
+from mancala_env.agents.perfect import PerfectAgent
 
-from agents import GreedyAgent, SpecError, load_agent
-from agents.accuracy import measure_accuracy, wilson_interval
-from agents.alphabeta import TB_SEED, TB_WIN, WIN, WIN_ZONE, AlphaBetaAgent
-from agents.perfect import PerfectAgent
 from mancala_env import Game
 from mancala_env.cli import main
 from mancala_env.endgame import build as build_module
@@ -492,7 +492,7 @@ def test_solve_command(tmp_path, capsys) -> None:
 def test_a_perfect_agent_is_known_by_its_database_content(tmp_path):
     """Tournaments key games by what an agent is: a perfect agent by its database's files, so a
     database rebuilt or replaced at the same path means new games."""
-    from agents.loader import agent_identity
+    from mancala_env.agents.loader import agent_identity
 
     for name in ("a", "b"):
         (tmp_path / name).mkdir()
@@ -600,7 +600,7 @@ def test_alphabeta_refuses_a_database_of_other_rules(oware_db) -> None:
 
 
 def test_alphabeta_database_specs(oware_db, tmp_path) -> None:
-    from agents.loader import agent_identity, parse_spec
+    from mancala_env.agents.loader import agent_identity, parse_spec
 
     db = str(oware_db.directory)
     assert parse_spec(f"alphabeta:depth=3,tb={db}") == ("alphabeta", {"depth": 3, "tb": db})

@@ -115,7 +115,7 @@ def test_game_options_of_another_kind_are_refused_naming_what_they_may_be(option
     ],
 )
 def test_a_person_typing_digits_no_house_has_is_told_so(entry, said):
-    from agents import HumanAgent
+    from mancala_env.agents import HumanAgent
 
     said_back = []
     typed = iter([entry, "1"])

@@ -18,8 +18,8 @@ HEAVY = (
     "mancala_env.render",
     "mancala_env.cli",
     "mancala_env.bench",
-    "agents",
-    "train",
+    "mancala_env.agents",
+    "mancala_env.train",
 )
 
 
@@ -47,5 +47,5 @@ def test_an_environment_is_loaded_when_it_is_made():
 
 
 def test_agents_use_the_game_layer_without_the_environments():
-    code = "from agents import load_agent\nload_agent('alphabeta:depth=2')"
-    assert loaded_after(code) & {"mancala_env.env", "PIL", "torch", "train"} == set()
+    code = "from mancala_env.agents import load_agent\nload_agent('alphabeta:depth=2')"
+    assert loaded_after(code) & {"mancala_env.env", "PIL", "torch", "mancala_env.train"} == set()

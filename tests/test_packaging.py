@@ -13,9 +13,17 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("mancala_env", "agents", "train")
+FOLDERS = {
+    "mancala_env": "mancala_env",
+    "mancala_env.agents": "agents",
+    "mancala_env.train": "train",
+}
 SUITES = Path("agents", "tournament", "suites")  # the opening suites shipped
-SOURCES = ("pyproject.toml", "README.md", *PACKAGES)
+SOURCES = ("pyproject.toml", "README.md", *FOLDERS.values())
+
+
+def _version() -> str:
+    return _project()["project"]["version"]
 
 
 def _project() -> dict:
@@ -52,13 +60,36 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
 def test_wheel_ships_training_configs_and_type_markers(wheel):
     path, _ = wheel
     names = set(zipfile.ZipFile(path).namelist())
-    configs = {f"train/configs/{p.name}" for p in (ROOT / "train" / "configs").glob("*.toml")}
+    configs = {
+        f"mancala_env/train/configs/{p.name}" for p in (ROOT / "train/configs").glob("*.toml")
+    }
     assert configs and configs <= names
-    assert {f"{package}/py.typed" for package in PACKAGES} <= names
+    assert {f"{package.replace('.', '/')}/py.typed" for package in FOLDERS} <= names
     assert "mancala_env/anchors/oware_limit.c" in names  # the C loop `mancala bench` builds
-    suites = {f"agents/tournament/suites/{p.name}" for p in (ROOT / SUITES).glob("*.json")}
+    assert "mancala_env/agents/networks/oware.npz" in names  # az:oware
+    suites = {f"mancala_env/{SUITES}/{p.name}" for p in (ROOT / SUITES).glob("*.json")}
     assert suites and suites <= names  # the opening suites `--opening-suite VARIANT` reads
     assert not any(name.startswith(("tests/", "docs/", "benchmarks/")) for name in names)
+
+
+def test_wheel_installs_one_namespace_with_every_package_of_the_repository(wheel):
+    """Nothing but `mancala_env` (and its metadata) at the wheel's top; every folder of the
+    repository's packages that holds an ``__init__.py`` is in pyproject.toml's list (the rest of
+    the list are data folders), so none is left out of the wheel."""
+    path, _ = wheel
+    names = zipfile.ZipFile(path).namelist()
+    assert {name.split("/")[0] for name in names} == {
+        "mancala_env",
+        f"mancala_env-{_version()}.dist-info",
+    }
+    listed = set(_project()["tool"]["setuptools"]["packages"])
+    found = {
+        ".".join((package, *init.parent.relative_to(ROOT / folder).parts))
+        for package, folder in FOLDERS.items()
+        for init in (ROOT / folder).rglob("__init__.py")
+    }
+    assert found <= listed
+    assert {f"{package.replace('.', '/')}/__init__.py" for package in found} <= set(names)
 
 
 def test_wheel_metadata_has_spdx_license_and_version_and_build_gives_no_warning(wheel):
@@ -82,9 +113,9 @@ def test_installed_wheel_reads_its_own_configs_and_version(wheel, tmp_path):
         check=True,
     )
     code = (
-        "import train.config, mancala_env._version as v; "
-        "c = train.config.load_config('oware'); "
-        "print(train.config.__file__, c.timesteps, c.opponents, v.__version__)"
+        "import mancala_env.train.config, mancala_env._version as v; "
+        "c = mancala_env.train.config.load_config('oware'); "
+        "print(mancala_env.train.config.__file__, c.timesteps, c.opponents, v.__version__)"
     )
     env = {**os.environ, "PYTHONPATH": str(target)}
     run = subprocess.run(
@@ -97,3 +128,68 @@ def test_installed_wheel_reads_its_own_configs_and_version(wheel, tmp_path):
     assert f"timesteps = {int(timesteps):_}" in shipped
     assert "alphabeta:depth=2" in rest[0]
     assert rest[0].split()[-1] == _project()["project"]["version"]
+
+
+# A research folder's own modules with the generic names the suite no longer installs.
+CLASHES = {
+    "agents.py": "raise SystemExit('the folder agents.py was imported')\n",
+    "agents/__init__.py": "raise SystemExit('the folder agents/ was imported')\n",
+    "train.py": "raise SystemExit('the folder train.py was run')\n",
+}
+
+GYM_SCRIPT = """
+import gymnasium
+import mancala_env
+env = gymnasium.make("mancala_env/Oware-v1", opponent="alphabeta:depth=1", seat=0)
+observation, info = env.reset(seed=3)
+done = False
+while not done:
+    action = env.action_space.sample(mask=info["action_mask"])
+    observation, reward, terminated, truncated, info = env.step(action)
+    done = terminated or truncated
+print(type(env.unwrapped._current).__module__, info["end_reason"] is not None)
+"""
+
+
+@pytest.mark.compiles
+def test_wheel_in_a_fresh_virtualenv_runs_beside_a_folders_own_agents_and_train(wheel, tmp_path):
+    """The built wheel in a new virtualenv (its dependencies read from this one's
+    site-packages), run from a folder holding an ``agents.py``, an ``agents/`` package and a
+    ``train.py``: the ``mancala`` command, ``python -m mancala_env`` and a Gymnasium environment
+    with an agent-spec opponent never import the folder's modules."""
+    path, _ = wheel
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    ours = [p for p in sys.path if p.endswith("site-packages")]
+    Path(site, "dependencies.pth").write_text("\n".join(ours) + "\n")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", str(path)],
+        capture_output=True,
+        check=True,
+    )
+    folder = tmp_path / "research"
+    for name, text in CLASHES.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text)
+    (folder / "script.py").write_text(GYM_SCRIPT)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    commands = {
+        "mancala": [str(venv / "bin" / "mancala"), "show", "oware", "--seed", "2", "--summary"],
+        "-m": [str(python), "-m", "mancala_env", "show", "oware", "--seed", "2", "--summary"],
+        "script": [str(python), "script.py"],
+    }
+    runs = {
+        key: subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True)
+        for key, command in commands.items()
+    }
+    for key, run in runs.items():
+        assert run.returncode == 0, (key, run.stdout, run.stderr)
+    assert runs["mancala"].stdout == runs["-m"].stdout and "Oware" in runs["mancala"].stdout
+    assert runs["script"].stdout.split() == ["mancala_env.agents.alphabeta", "True"]

@@ -16,9 +16,15 @@ from pathlib import Path
 
 import pytest
 import torch
+from mancala_env.agents import SpecError, load_agent
+from mancala_env.agents.tournament import (
+    TournamentConfig,
+    match,
+    play_game,
+    run_tournament,
+    schedule,
+)
 
-from agents import SpecError, load_agent
-from agents.tournament import TournamentConfig, match, play_game, run_tournament, schedule
 from mancala_env import Game
 
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from mancala_env.agents import AlphaBetaAgent, MCTSAgent, load_agent
 from numba import njit
 
-from agents import AlphaBetaAgent, MCTSAgent, load_agent
 from mancala_env import Game
 from mancala_env.engine import layout as L
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from mancala_env.agents import mcts
 
-from agents import mcts
 from mancala_env import Game
 from mancala_env.engine import layout as L
 from mancala_env.engine import specialise, turn
@@ -142,7 +142,7 @@ def test_every_loop_of_a_rule_set_calls_the_one_derived_engine():
     params = Game("oware").params
     engine = specialised(params)
     batch = specialised(params, HOT_MODULES)
-    search = specialised(params, (*HOT_MODULES, "agents.mcts"))
+    search = specialised(params, (*HOT_MODULES, "mancala_env.agents.mcts"))
     assert batch.step is engine.step is search.step
     assert Game("oware").kernels.step is engine.step
     assert batch._step_game.py_func.__globals__["step"] is engine.step
@@ -198,7 +198,7 @@ def test_a_second_process_loads_the_batch_kernels_from_disk_without_compiling():
 
 NEW_NUMBERS_SCRIPT = """
 import sys
-from agents.loader import load_agent
+from mancala_env.agents.loader import load_agent
 from mancala_env import Game
 from mancala_env.batch import BatchedGames
 options = dict(%s)

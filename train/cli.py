@@ -1,4 +1,4 @@
-"""``mancala train`` and ``python -m train``: self-play training from the command line."""
+"""``mancala train`` and ``python -m mancala_env.train``: training from the command line."""
 
 from __future__ import annotations
 
@@ -203,7 +203,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return USAGE_ERROR
-    from agents.ppo import ModelLoadError
+    from mancala_env.agents.ppo import ModelLoadError
 
     try:
         from .run import NothingToDo, TrainingInterrupted
@@ -240,6 +240,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = Parser(prog="python -m train", description=__doc__.splitlines()[0])
+    parser = Parser(prog="python -m mancala_env.train", description=__doc__.splitlines()[0])
     add_arguments(parser)
     return run(parser.parse_args(argv))

@@ -10,8 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from agents import load_agent
-from agents.ppo import load_maskable_ppo
+from mancala_env.agents import load_agent
+from mancala_env.agents.ppo import load_maskable_ppo
+
 from mancala_env.opponents import OPPONENTS
 from mancala_env.vec_env import MancalaVecEnv, policy_opponent
 

@@ -3,7 +3,7 @@ a league of its own frozen snapshots. An example, with its own extra:
 
     pip install torch==2.13.0            # torch's CPU build first
     pip install -e ".[rllib]"
-    python -m train.rllib_selfplay --iterations 60 --out runs/rllib-oware
+    python -m mancala_env.train.rllib_selfplay --iterations 60 --out runs/rllib-oware
 
 The pieces, each small enough to copy:
 
@@ -298,7 +298,9 @@ def evaluate(
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m train.rllib_selfplay", description=__doc__)
+    p = argparse.ArgumentParser(
+        prog="python -m mancala_env.train.rllib_selfplay", description=__doc__
+    )
     p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.add_argument("--variant", default="oware", help="rule set (default: oware)")
     p.add_argument("--iterations", type=int, default=60, help="PPO iterations (default: 60)")

@@ -2,7 +2,7 @@
 matches of two agents that stop at an SPRT's decision (`run_match`), and opening suites of
 positions a search rates even (`build_suite`, `read_suite`).
 
-    from agents.tournament import TournamentConfig, run_tournament
+    from mancala_env.agents.tournament import TournamentConfig, run_tournament
     config = TournamentConfig("oware", ("random", "greedy", "alphabeta:depth=2"))
     result = run_tournament(config, db="tournaments.sqlite", workers=2)
     print(format_leaderboard(result))

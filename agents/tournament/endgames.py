@@ -3,7 +3,7 @@
 The stored games are replayed from their records (seed, options and moves); every move an
 agent chose (not the opening's) in a position the database covers where it had two legal
 moves or more is scored as `mancala accuracy` scores a move: whether it keeps the position's
-value, and how many seeds it gives away (`agents.accuracy`).
+value, and how many seeds it gives away (`mancala_env.agents.accuracy`).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from .ratings import Ratings, rate
 from .schedule import TournamentConfig, schedule, short
 from .store import GameStore, StoreError
 
-log = logging.getLogger("agents.tournament")
+log = logging.getLogger("mancala_env.agents.tournament")
 
 
 @dataclass
@@ -92,9 +92,9 @@ def begin(store: GameStore, config: TournamentConfig) -> str:
 
     A config that holds other agents or rules than there are now (a stored tournament whose
     model file was replaced since) is refused with a ValueError: its key names games of what it
-    holds. A new tournament that is a stored one with an agent or the rules changed is
-    announced (a warning on the ``agents.tournament`` logger, printed on stderr unless logging
-    is set up otherwise): the stored games stay under their key, none of them counts here."""
+    holds. A new tournament that is a stored one with an agent or the rules changed is announced (a
+    warning on the ``mancala_env.agents.tournament`` logger, printed on stderr unless logging is set
+    up otherwise): the stored games stay under their key, none of them counts here."""
     changes = config.changes()
     if changes:
         raise ValueError(

@@ -7,9 +7,9 @@ a tournament that stops can be resumed by playing the games its store does not h
 
 Fairness: games come in pairs with the same seed (and opening) and the seats swapped, so each
 agent meets the same first player, the same starting position and the same opening moves from
-both sides of the board. With ``openings=K`` the pairs cycle through K random opening lines,
-the same for every pair of agents; with an `opening_suite` (`agents.tournament.openings`) they
-cycle through the suite's entries, couple k of each pair from entry k modulo the suite's size.
+both sides of the board. With ``openings=K`` the pairs cycle through K random opening lines, the
+same for every pair of agents; with an `opening_suite` (`mancala_env.agents.tournament.openings`)
+they cycle through the suite's entries, couple k of each pair from entry k modulo the suite's size.
 """
 
 from __future__ import annotations

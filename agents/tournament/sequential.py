@@ -1,6 +1,6 @@
 """A match between two agents that stops when it knows: an SPRT on game pairs (`sprt`).
 
-    from agents.tournament import Sprt, match_config, run_match
+    from mancala_env.agents.tournament import Sprt, match_config, run_match
     config = match_config("oware", "alphabeta:depth=3", "alphabeta:depth=2")
     result = run_match(config, Sprt(elo0=0, elo1=50), db="tournaments.sqlite", max_pairs=2000)
     print(result.decision, result.llr, result.estimate)

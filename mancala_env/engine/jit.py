@@ -30,7 +30,8 @@ from numba.extending import is_jitted
 
 from .numba_internals import compile_by_type, stamp_cache
 
-ROOT = Path(__file__).resolve().parents[2]  # where the packages `mancala_env` and `agents` are
+# the repository (agents/ beside mancala_env/) or, installed, site-packages (mancala_env/agents/)
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def njit(function: Callable | None = None, **options: Any) -> Any:

@@ -3,7 +3,7 @@
 A rule set lists its blocks (`Variant.actions`); the lifts come first, then its special moves.
 The list is the one numbering of the rule set's actions that the Python side reads: the size
 of the action space (`Variant.params`), `Game.describe_action`, the text a player types at the
-keyboard and the question put to them (`agents.human`), and the action table of
+keyboard and the question put to them (`mancala_env.agents.human`), and the action table of
 `mancala variants NAME`. A block's size comes from the rule parameters, so an option can
 empty it (Ayoyayo's `odu="none"`). The compiled engine plays the actions by the same offsets:
 a block's value `v` is action `start + v`.

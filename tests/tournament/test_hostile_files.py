@@ -9,8 +9,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from mancala_env.agents.tournament import GameStore, StoreError, TournamentConfig, run_tournament
 
-from agents.tournament import GameStore, StoreError, TournamentConfig, run_tournament
 from mancala_env.cli import main
 
 CONFIG = TournamentConfig("ayoayo", ("random", "greedy"), games_per_pair=2)
@@ -336,7 +336,7 @@ def test_a_store_left_in_log_mode_is_read_without_log_files(store, capsys):
 def test_a_store_that_cannot_be_written_is_refused_before_it_is_touched(store, capsys, monkeypatch):
     """A read-only store (its mode, as root sees no file as read-only, given by `os.access`)
     is refused with nothing created beside it."""
-    from agents.tournament import store as store_module
+    from mancala_env.agents.tournament import store as store_module
 
     real_access = os.access
     monkeypatch.setattr(

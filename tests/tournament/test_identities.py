@@ -8,9 +8,8 @@ import logging
 import sys
 
 import pytest
-
-from agents.tournament import GameStore, TournamentConfig, run_tournament
-from agents.tournament.schedule import short
+from mancala_env.agents.tournament import GameStore, TournamentConfig, run_tournament
+from mancala_env.agents.tournament.schedule import short
 
 AGENT = '''
 class Agent:
@@ -85,9 +84,9 @@ def test_a_changed_agent_makes_a_new_tournament_and_says_so(tmp_path, user_agent
     old = first.config.identities[1]
     user_agent.write_text(AGENT.format(which="last", index=-1))
     again = make_config()
-    with caplog.at_level(logging.WARNING, logger="agents.tournament"):
+    with caplog.at_level(logging.WARNING, logger="mancala_env.agents.tournament"):
         second = run_tournament(again, db=db, progress=False, bootstrap=20)
-    (note,) = [r.getMessage() for r in caplog.records if r.name == "agents.tournament"]
+    (note,) = [r.getMessage() for r in caplog.records if r.name == "mancala_env.agents.tournament"]
     assert note == (
         f"note: {SPEC} (was {short(old)}, is now {short(again.identities[1])}) changed since "
         f"tournament {first.config.key} was played; its 2 games stay there, and this is a new "
@@ -95,7 +94,9 @@ def test_a_changed_agent_makes_a_new_tournament_and_says_so(tmp_path, user_agent
     )
     assert second.played == 2 and second.config.key != first.config.key
     caplog.clear()
-    with caplog.at_level(logging.WARNING, logger="agents.tournament"):  # resumed: no note
+    with caplog.at_level(
+        logging.WARNING, logger="mancala_env.agents.tournament"
+    ):  # resumed: no note
         assert run_tournament(again, db=db, progress=False, bootstrap=20).played == 0
     assert not caplog.records
 

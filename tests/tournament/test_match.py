@@ -8,10 +8,17 @@ import re
 import sys
 
 import pytest
+from mancala_env.agents.tournament import (
+    GameStore,
+    Sprt,
+    TournamentConfig,
+    match_config,
+    run_match,
+    schedule,
+)
+from mancala_env.agents.tournament.schedule import scheduled
+from mancala_env.agents.tournament.sequential import pair_points
 
-from agents.tournament import GameStore, Sprt, TournamentConfig, match_config, run_match, schedule
-from agents.tournament.schedule import scheduled
-from agents.tournament.sequential import pair_points
 from mancala_env.cli import main
 
 MATCH = ["match", "greedy", "random", "--workers", "1", "--every", "1"]
@@ -107,7 +114,9 @@ def test_a_max_pairs_beyond_the_schedule_is_refused(capsys):
 
 
 def test_a_schedule_made_lazily_from_any_game_is_the_schedule(monkeypatch):
-    module = sys.modules["agents.tournament.schedule"]  # the package's `schedule` is a function
+    module = sys.modules[
+        "mancala_env.agents.tournament.schedule"
+    ]  # the package's `schedule` is a function
     for openings, format_ in ((0, "round-robin"), (3, "round-robin"), (50, "gauntlet")):
         config = TournamentConfig(
             "oware",

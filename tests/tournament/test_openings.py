@@ -10,9 +10,8 @@ import json
 
 import numpy as np
 import pytest
-
-from agents.loader import load_agent
-from agents.tournament import (
+from mancala_env.agents.loader import load_agent
+from mancala_env.agents.tournament import (
     OpeningSuite,
     SuiteError,
     TournamentConfig,
@@ -23,7 +22,7 @@ from agents.tournament import (
     save_suite,
     schedule,
 )
-from agents.tournament.openings import (
+from mancala_env.agents.tournament.openings import (
     FORMAT_NAME,
     SUITES,
     _position,
@@ -32,7 +31,8 @@ from agents.tournament.openings import (
     random_line,
     shipped_suite,
 )
-from agents.tournament.report import _markdown
+from mancala_env.agents.tournament.report import _markdown
+
 from mancala_env import Game, list_variants
 from mancala_env.cli import main, suite_file
 
@@ -229,7 +229,7 @@ def test_a_match_plays_pair_k_from_entry_k(suite):
 
 
 def schedule_prefix(config, n):
-    from agents.tournament.schedule import scheduled
+    from mancala_env.agents.tournament.schedule import scheduled
 
     found = []
     for task in scheduled(config):

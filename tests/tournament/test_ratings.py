@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from agents.tournament import bradley_terry, rate, wilson
-from agents.tournament.ratings import expected_score
+from mancala_env.agents.tournament import bradley_terry, rate, wilson
+from mancala_env.agents.tournament.ratings import expected_score
 
 TRUE = {"a": 300.0, "b": 100.0, "c": 0.0, "d": -400.0}
 

@@ -6,9 +6,8 @@ from pathlib import Path
 import matplotlib
 import numpy as np
 import pytest
-
-from agents.tournament.ratings import rate
-from agents.tournament.report import (
+from mancala_env.agents.tournament.ratings import rate
+from mancala_env.agents.tournament.report import (
     CROSSTABLE_COLORMAP,
     _markdown,
     crosstable_figure,
@@ -16,8 +15,8 @@ from agents.tournament.report import (
     relative_luminance,
     text_color,
 )
-from agents.tournament.runner import TournamentResult
-from agents.tournament.schedule import TournamentConfig
+from mancala_env.agents.tournament.runner import TournamentResult
+from mancala_env.agents.tournament.schedule import TournamentConfig
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402

@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from agents.tournament import TournamentConfig, run_tournament
+from mancala_env.agents.tournament import TournamentConfig, run_tournament
 
 AGENTS = ("random", "greedy")
 GAMES = 60

@@ -8,10 +8,10 @@ import sys
 from collections import Counter
 
 import pytest
+from mancala_env.agents import SpecError
+from mancala_env.agents.tournament import TournamentConfig, schedule
+from mancala_env.agents.tournament.match import start
 
-from agents import SpecError
-from agents.tournament import TournamentConfig, schedule
-from agents.tournament.match import start
 from mancala_env.game import IllegalActionError
 
 AGENTS = ("random", "greedy", "alphabeta:depth=1")
@@ -86,7 +86,7 @@ def test_the_key_holds_the_rules_version_and_every_option():
 def test_a_new_rules_version_makes_another_tournament(tmp_path, monkeypatch):
     """After a rule set's version goes up, the same command plays its games again instead of
     reporting the games played under the old rules."""
-    from agents.tournament import GameStore, run_tournament
+    from mancala_env.agents.tournament import GameStore, run_tournament
 
     config = TournamentConfig("oware", ("random", "greedy"), games_per_pair=2)
     db = tmp_path / "s.sqlite"
@@ -142,9 +142,9 @@ def test_a_config_checks_its_agents_without_loading_them(tmp_path, monkeypatch):
     """A user's module and a model file are hashed, not run or loaded: a module that fails
     when imported and a file that is no model make a config (and a listed tournament); the
     game that needs the agent is where loading it fails."""
-    from agents.loader import agent_identity
-    from agents.ppo import ModelLoadError
-    from agents.tournament import GameStore, play_game
+    from mancala_env.agents.loader import agent_identity
+    from mancala_env.agents.ppo import ModelLoadError
+    from mancala_env.agents.tournament import GameStore, play_game
 
     (tmp_path / "breaks_on_import.py").write_text("raise RuntimeError('imported')\n")
     (tmp_path / "not_a_model.zip").write_bytes(b"no zip at all")

@@ -8,8 +8,7 @@ import math
 
 import numpy as np
 import pytest
-
-from agents.tournament.sprt import (
+from mancala_env.agents.tournament.sprt import (
     NELO_SCALE,
     PAIR_SCORES,
     Z95,

@@ -8,8 +8,7 @@ import sys
 import time
 
 import pytest
-
-from agents.tournament import (
+from mancala_env.agents.tournament import (
     GameRecord,
     GameStore,
     StoreError,
@@ -17,8 +16,8 @@ from agents.tournament import (
     play_game,
     schedule,
 )
-from agents.tournament.record import COLUMNS
-from agents.tournament.replay import load_record, replay
+from mancala_env.agents.tournament.record import COLUMNS
+from mancala_env.agents.tournament.replay import load_record, replay
 
 CONFIG = TournamentConfig("oware", ("random", "greedy"), games_per_pair=4, openings=1)
 
@@ -56,7 +55,7 @@ def test_the_same_task_plays_the_same_game():
 
 
 def test_an_agent_that_plays_an_illegal_move_forfeits(monkeypatch):
-    from agents import GreedyAgent
+    from mancala_env.agents import GreedyAgent
 
     monkeypatch.setattr(GreedyAgent, "act", lambda self, game: 99)
     task = schedule(CONFIG)[0]  # random as player_0, greedy as player_1
@@ -104,7 +103,7 @@ def test_processes_that_open_a_new_store_at_once_all_get_it(tmp_path):
     """Setting a new file up (tables, write-ahead log) while others do the same must wait
     for them, not fail with 'database is locked'."""
     code = (
-        "import sys, time; from agents.tournament import GameStore, TournamentConfig\n"
+        "import sys, time; from mancala_env.agents.tournament import GameStore, TournamentConfig\n"
         "config = TournamentConfig('oware', ('random', 'greedy'), games_per_pair=2)\n"
         "for k in range(30):  # all at once: each new file at the same moment\n"
         "    time.sleep(max(0.0, float(sys.argv[2]) + 0.1 * k - time.time()))\n"

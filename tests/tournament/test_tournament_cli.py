@@ -7,8 +7,14 @@ import re
 import sys
 
 import pytest
+from mancala_env.agents.tournament import (
+    BackendError,
+    TournamentConfig,
+    run_games,
+    run_tournament,
+    schedule,
+)
 
-from agents.tournament import BackendError, TournamentConfig, run_games, run_tournament, schedule
 from mancala_env.cli import main
 
 AGENTS = ("random", "greedy", "alphabeta:depth=1")

@@ -1,5 +1,6 @@
-"""The policy-value network in torch, for fitting: its layers are `agents.network.Network`'s,
-so a fitted network is written as the numpy file the ``az`` agent plays."""
+"""The policy-value network in torch, for fitting: its layers are
+`mancala_env.agents.network.Network`'s, so a fitted network is written as the numpy file the ``az``
+agent plays."""
 
 from __future__ import annotations
 
@@ -7,9 +8,8 @@ import itertools
 
 import numpy as np
 import torch
+from mancala_env.agents.network import Network, encode, encoded_size
 from torch import nn
-
-from agents.network import Network, encode, encoded_size
 
 from .games import Batch
 

@@ -36,12 +36,17 @@ from typing import Any
 
 import numpy as np
 import torch
+from mancala_env.agents.network import network_meta
+from mancala_env.agents.ppo import ModelLoadError
+from mancala_env.agents.tournament import TournamentConfig, run_tournament, wilson
+from mancala_env.agents.tournament.openings import (
+    SuiteError,
+    read_suite,
+    resolve_suite,
+    shipped_suite,
+)
 from tqdm import tqdm
 
-from agents.network import network_meta
-from agents.ppo import ModelLoadError
-from agents.tournament import TournamentConfig, run_tournament, wilson
-from agents.tournament.openings import SuiteError, read_suite, resolve_suite, shipped_suite
 from mancala_env import Game
 
 from ..files import claim_folder, write_atomically, write_json
