@@ -6,24 +6,19 @@ from pathlib import Path
 import pytest
 
 from mancala_env.variants import VARIANTS
-from mancala_env.variants.base import CITATIONS
+from mancala_env.variants.sources import CITATIONS, citation, source_file
 
 ROOT = Path(__file__).parent.parent
 SOURCES = tuple(CITATIONS)
-
-
-def source_file(variant) -> str:
-    """The file name of the project's copy of `variant`'s source."""
-    return next(source for source in SOURCES if source in variant.source)
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_rule_page_cites_its_source_and_real_tests(name):
     page = (ROOT / "docs" / "variants" / f"{name}.md").read_text()
     variant = VARIANTS[name]
-    source = page.split("**Source:** ", 1)[1]
-    assert source.startswith(CITATIONS[source_file(variant)]), "cited by author and title"
-    assert source_file(variant) in page, "the page names the project's copy of the source"
+    source = " ".join(page.split("**Source:** ", 1)[1].split())
+    assert source.startswith(citation(variant.source).text), "cited: author, title, date, where"
+    assert source_file(variant.source) in page, "the page names the project's copy of the source"
     assert variant.env_id() in page
     assert f"## Version History\n\n{variant.version_history()}\n" in page
     references = re.findall(r"(tests/[\w/]+\.py)::(\w+)", page)

@@ -27,15 +27,6 @@ def choice(default: Any, choices: tuple, doc: str) -> Any:
 
 PLAYERS = ("player_0", "player_1", "random")
 
-# The written sources, as a reader can find them, by the file name of the project's copy.
-CITATIONS = {
-    "000_edc2cb6489bae485.txt": "Ken Maher, *10 Mighty Men* (2009)",
-    "001_9cf8f14e7fe6ff20.txt": "R. J. Newberry, *Games and Pastimes of Southern Nigeria*",
-    "002_39c0c29210756e27.txt": "John P. Pratt, *Ayoayo Rules* (2009)",
-    "003_27373f1e89548b8e.txt": "*The Game of Ayo* (2008)",
-    "004_8ffe586423a61d8e.txt": "KIDS Afterschool, *African Sowing Game Rules*",
-}
-
 # Readings that several rule sets offer, as the engine's numbers.
 SKIPS = {"move": L.SKIP_MOVE_ORIGIN, "lap": L.SKIP_LAP_ORIGIN, "none": L.SKIP_NONE}
 SLAMS = {

@@ -1,0 +1,158 @@
+"""The documentation's measured tables, rendered from the files the benchmarks wrote.
+
+Each table says where its numbers come from: the results file, and the date, machine and
+command the file records (or that it records none of them), so no number is typed by hand.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "benchmarks" / "results"
+NOT_RECORDED = "not recorded in the file"
+
+
+def _provenance(path: Path, record: dict, writer: str) -> str:
+    """Where a table's numbers come from: the file, its writer, and its date, machine and
+    command as far as the file records them."""
+    name = path.relative_to(ROOT).as_posix()
+    fields = [
+        f"date: {record.get('date', NOT_RECORDED)}",
+        f"machine: {record.get('machine', NOT_RECORDED)}",
+        f"command: `{record['command']}`" if "command" in record else f"command: {NOT_RECORDED}",
+    ]
+    return f"From `{name}`, written by {writer} ({'; '.join(fields)}).\n"
+
+
+def _interval(score: float, low: float, high: float) -> str:
+    return f"{score:.3f} ({low:.3f}–{high:.3f})"
+
+
+def az_strength() -> str:
+    """The shipped Oware network against the baselines, with and without search."""
+    path = RESULTS / "az_oware.json"
+    record = json.loads(path.read_text())
+    lines = [
+        _provenance(path, record, "`benchmarks/az_strength.py`"),
+        f"Seed {record['seed']}, {record['workers']} workers, {record['seconds']} s.\n",
+        "| agent | against | games | score (95% interval) |",
+        "|---|---|---|---|",
+    ]
+    for opponent, (score, low, high, games) in record["no_search"].items():
+        agent = f"`az:{record['network']}` (no search)"
+        lines.append(f"| {agent} | `{opponent}` | {games} | {_interval(score, low, high)} |")
+    search = record["search"]
+    for opponent, (score, low, high, games) in search["scores"].items():
+        lines.append(
+            f"| `{search['learner']}` | `{opponent}` | {games} | {_interval(score, low, high)} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def az_training() -> str:
+    """The Oware network's score against alpha-beta of each depth during its training run."""
+    path = RESULTS / "az_oware_training.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    opponents = list(rows[0]["scores"])
+    lines = [
+        _provenance(path, {}, "the training run's evaluations (`mancala train --algo az`)"),
+        "| generation | positions | seconds | " + " | ".join(f"`{o}`" for o in opponents) + " |",
+        "|---|---|---|" + "---|" * len(opponents),
+    ]
+    for row in rows:
+        scores = " | ".join(f"{row['scores'][o][0]:.3f}" for o in opponents)
+        lines.append(f"| {row['generation']} | {row['positions']:,} | {row['seconds']} | {scores} |")
+    return "\n".join(lines) + "\n"
+
+
+def endgame_build() -> str:
+    """Building Oware's endgame database, seed count by seed count."""
+    path = RESULTS / "endgame_build.json"
+    build = json.loads(path.read_text())["build"]
+    lines = [
+        _provenance(path, build, "the database build (`mancala solve`)"),
+        f"Measured with: {build['measured_with']}.\n",
+        "| at most seeds | boards | on disk (MB) | wall (s) | CPU (s) | peak memory (GB) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for level in build["levels"]:
+        lines.append(
+            f"| {level['max_seeds']} | {level['boards_total']:,} "
+            f"| {level['bytes_on_disk'] / 1e6:,.1f} | {level['wall_s']} | {level['cpu_s']} "
+            f"| {level['peak_rss_bytes'] / 1e9:.2f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def endgame_accuracy() -> str:
+    """The baselines' moves scored by the 25-seed database, positions of 17 to 25 seeds."""
+    path = RESULTS / "endgame_build.json"
+    accuracy = json.loads(path.read_text())["accuracy"]
+    lines = [
+        _provenance(path, accuracy, "`mancala accuracy`"),
+        f"Pooled: {accuracy['pooled_17_25']}.\n",
+        "| agent | positions | keeps the value (95%) | seeds lost a move (95%) |",
+        "|---|---|---|---|",
+    ]
+    for agent, result in accuracy["agents"].items():
+        pooled = result["pooled_17_25"]
+        keeps = _interval(pooled["keeps_value"], pooled["keeps_low"], pooled["keeps_high"])
+        lost = _interval(pooled["seeds_lost"], pooled["lost_low"], pooled["lost_high"])
+        lines.append(f"| `{agent}` | {pooled['positions']} | {keeps} | {lost} |")
+    return "\n".join(lines) + "\n"
+
+
+def layout_tricks() -> str:
+    """Moves a second with and without the engine's two layout tricks, by rule set and row."""
+    path = RESULTS / "layout_tricks.json"
+    record = json.loads(path.read_text())
+    combinations = list(next(iter(next(iter(record["rates"].values())).values())))
+    lines = [
+        _provenance(path, record, "`benchmarks/layout_tricks.py`"),
+        f"Measured on commit `{record['commit']}`.\n",
+        "| rule set | row | " + " | ".join(combinations) + " |",
+        "|---|---|" + "---|" * len(combinations),
+    ]
+    for variant, rows in record["rates"].items():
+        for row, rates in rows.items():
+            cells = " | ".join(f"{rates[c]:,}" for c in combinations)
+            lines.append(f"| `{variant}` | {row} | {cells} |")
+    return "\n".join(lines) + "\n"
+
+
+def rllib_selfplay() -> str:
+    """The RLlib example's long run: its settings and its final games against the baselines."""
+    path = ROOT / "benchmarks" / "rllib" / "oware_summary.json"
+    record = json.loads(path.read_text())
+    # the run's output folder is a path on the machine it ran on, not a setting of the run
+    settings = ", ".join(
+        f"{key} {value}" for key, value in record["settings"].items() if key != "out"
+    )
+    lines = [
+        _provenance(path, record, "`python -m mancala_env.train.rllib_selfplay`"),
+        f"Settings: {settings}. {record['iterations']} iterations, {record['env_steps']:,} "
+        f"moves, {record['train_seconds']} s of training; the league ended as "
+        f"{', '.join(record['league'])}.\n",
+        "| opponent | games | wins | draws | losses | score |",
+        "|---|---|---|---|---|---|",
+    ]
+    for row in record["scores"]:
+        lines.append(
+            f"| `{row['opponent']}` | {row['games']} | {row['wins']} | {row['draws']} "
+            f"| {row['losses']} | {row['score']} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def pages() -> dict[str, str]:
+    """The generated Markdown files, by name."""
+    return {
+        "az_strength.md": az_strength(),
+        "az_training.md": az_training(),
+        "endgame_build.md": endgame_build(),
+        "endgame_accuracy.md": endgame_accuracy(),
+        "layout_tricks.md": layout_tricks(),
+        "rllib_selfplay.md": rllib_selfplay(),
+    }
