@@ -20,7 +20,7 @@ author = "the mancala_env authors"
 release = installed_version("mancala_env")
 version = release
 
-extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.napoleon"]
+extensions = ["myst_parser", "sphinx.ext.autodoc"]
 myst_heading_anchors = 4
 myst_enable_extensions = ["colon_fence"]
 source_suffix = {".md": "markdown"}
@@ -31,11 +31,15 @@ html_title = f"mancala_env {release}"
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 autodoc_default_options = {"members": True}
+# other libraries' docstrings (Gymnasium's render, ...) name their own attributes
+autodoc_inherit_docstrings = False
 # Annotations naming other libraries' classes (numpy, Gymnasium, PettingZoo, ...) have no
 # documentation here to link to; everything of mancala_env's must resolve.
 nitpick_ignore_regex = [
     ("py:class", r"(numpy|np|gymnasium|pettingzoo|collections|typing|pathlib|types)\..*"),
     ("py:class", r"(optional|callable|iterable|sequence)"),
+    # type aliases: autodoc shows their names, which have no page of their own
+    ("py:class", r"Opponent|AutoresetMode"),
 ]
 
 

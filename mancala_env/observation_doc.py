@@ -21,7 +21,7 @@ The lowest value of every number is 0.
 
 This page is generated: `python -m mancala_env.observation_doc > docs/observations.md`.
 
-### One encoding for every rule set
+## One encoding for every rule set
 
 `observation="common"` (the AEC, Gymnasium and vectorised environments) shows instead the same
 {size} float32 numbers, each in [0, 1], for every rule set, so that one network can play several:
