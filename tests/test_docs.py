@@ -35,9 +35,17 @@ def test_module_docstring_cites_the_source(name):
     assert any(source in variant.source for source in SOURCES)
 
 
-def test_readme_lists_every_rule_set_with_its_current_id():
-    readme = (ROOT / "README.md").read_text()
-    for variant in VARIANTS.values():
-        row = f"| `{variant.name}` | `{variant.env_id()}` |"
-        assert row in readme, f"README's rule-set table names {variant.env_id()}"
-        assert f"(docs/variants/{variant.name}.md) |" in readme
+def test_changelog_links_every_rule_sets_version_history():
+    changelog = (ROOT / "docs" / "changelog.md").read_text()
+    for name in VARIANTS:
+        assert f"(variants/{name}.md#version-history)" in changelog
+
+
+def test_no_path_outside_the_repository_in_docs_or_code():
+    """A reader of the repository (or of the installed package) cannot follow `../shared/...`."""
+    folders = ("docs", "mancala_env", "agents", "train", "benchmarks", "tests")
+    files = [ROOT / "README.md", *(p for f in folders for p in (ROOT / f).rglob("*.*"))]
+    for path in files:
+        if path.suffix in (".md", ".py", ".toml") and path != Path(__file__):
+            text = path.read_text()
+            assert "../shared/" not in text, f"{path.relative_to(ROOT)} names ../shared/"

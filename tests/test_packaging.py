@@ -11,6 +11,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from fresh_venv import fresh_virtualenv
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = {
@@ -158,22 +159,8 @@ def test_wheel_in_a_fresh_virtualenv_runs_beside_a_folders_own_agents_and_train(
     ``train.py``: the ``mancala`` command, ``python -m mancala_env`` and a Gymnasium environment
     with an agent-spec opponent never import the folder's modules."""
     path, _ = wheel
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-    python = venv / "bin" / "python"
-    site = subprocess.run(
-        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    ours = [p for p in sys.path if p.endswith("site-packages")]
-    Path(site, "dependencies.pth").write_text("\n".join(ours) + "\n")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", str(path)],
-        capture_output=True,
-        check=True,
-    )
+    bin_folder = fresh_virtualenv(tmp_path / "venv", path)
+    python = bin_folder / "python"
     folder = tmp_path / "research"
     for name, text in CLASHES.items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
@@ -181,7 +168,7 @@ def test_wheel_in_a_fresh_virtualenv_runs_beside_a_folders_own_agents_and_train(
     (folder / "script.py").write_text(GYM_SCRIPT)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     commands = {
-        "mancala": [str(venv / "bin" / "mancala"), "show", "oware", "--seed", "2", "--summary"],
+        "mancala": [str(bin_folder / "mancala"), "show", "oware", "--seed", "2", "--summary"],
         "-m": [str(python), "-m", "mancala_env", "show", "oware", "--seed", "2", "--summary"],
         "script": [str(python), "script.py"],
     }

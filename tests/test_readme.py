@@ -1,4 +1,5 @@
-"""The README's examples run, and its variant table names every registered rule set."""
+"""The README is a short front door: its examples run, its rule-set table is the registry's, and
+each row cites its source as a reader can find it."""
 
 import re
 from pathlib import Path
@@ -6,13 +7,22 @@ from pathlib import Path
 import pytest
 
 from mancala_env.variants import VARIANTS
+from mancala_env.variants.sources import CITATIONS, source_file
 
-README = (Path(__file__).parent.parent / "README.md").read_text()
+ROOT = Path(__file__).parent.parent
+README = (ROOT / "README.md").read_text()
 PYTHON_BLOCKS = re.findall(r"```python\n(.*?)```", README, flags=re.S)
+ROWS = {row[0]: row for row in re.findall(r"^\| `(\w+)` \| (.*) \|$", README, flags=re.M)}
+
+
+def test_readme_is_short_and_names_the_ci_command():
+    assert len(README.splitlines()) <= 150
+    assert "bash .ci/run" in README
+    assert "pip install torch --index-url https://download.pytorch.org/whl/cpu" in README
 
 
 def test_readme_has_examples():
-    assert PYTHON_BLOCKS
+    assert len(PYTHON_BLOCKS) >= 2
 
 
 @pytest.mark.parametrize("block", PYTHON_BLOCKS)
@@ -20,6 +30,21 @@ def test_readme_python_example_runs(block):
     exec(compile(block, "README.md", "exec"), {})
 
 
-def test_readme_variant_table_lists_every_rule_set():
-    rows = re.findall(r"^\| `(\w+)` \|.*docs/variants/", README, flags=re.M)
-    assert sorted(rows) == sorted(VARIANTS)
+def test_readme_table_lists_every_rule_set_once():
+    assert sorted(ROWS) == sorted(VARIANTS)
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_readme_row_has_the_registry_ids_and_cites_the_source(name):
+    variant = VARIANTS[name]
+    cells = ROWS[name][1].split(" | ")
+    assert cells[0] == f"`{variant.env_id()}`", "the current PettingZoo id, with its version"
+    assert cells[1] == f"`{variant.gym_id()}`", "the current Gymnasium id, with its version"
+    number = list(CITATIONS).index(source_file(variant.source)) + 1
+    assert cells[4].startswith(f"[{number}] "), "the row names its source's number"
+    assert f"(docs/variants/{name}.md)" in cells[5]
+
+
+def test_readme_lists_every_source_with_its_full_citation():
+    for number, citation in enumerate(CITATIONS.values(), start=1):
+        assert f"\n{number}. {citation.text}.\n" in README

@@ -63,9 +63,7 @@ def versions_table() -> str:
         for version in range(variant.version):
             state = "plays on" if version in variant.earlier_versions else "retired"
             older.append(f"`{variant.env_id(version)}` ({state})")
-        rows.append(
-            f"| `{variant.name}` | `{variant.env_id()}` | {', '.join(older) or 'none'} |"
-        )
+        rows.append(f"| `{variant.name}` | `{variant.env_id()}` | {', '.join(older) or 'none'} |")
     return "\n".join(rows) + "\n"
 
 

@@ -63,7 +63,8 @@ def az_training() -> str:
     ]
     for row in rows:
         scores = " | ".join(f"{row['scores'][o][0]:.3f}" for o in opponents)
-        lines.append(f"| {row['generation']} | {row['positions']:,} | {row['seconds']} | {scores} |")
+        generation, positions = row["generation"], row["positions"]
+        lines.append(f"| {generation} | {positions:,} | {row['seconds']} | {scores} |")
     return "\n".join(lines) + "\n"
 
 

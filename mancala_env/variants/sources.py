@@ -37,7 +37,7 @@ CITATIONS = {
         "R. J. Newberry",
         "Games and Pastimes of Southern Nigeria",
         "undated",
-        "Part III, *Ayo*, of an article in instalments (it ends \"To be continued\"); the "
+        'Part III, *Ayo*, of an article in instalments (it ends "To be continued"); the '
         "project's copy names neither the periodical nor the year",
     ),
     "002_39c0c29210756e27.txt": Citation(
