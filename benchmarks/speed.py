@@ -1,4 +1,4 @@
-"""Measure every layer of the suite and print the Markdown table the README quotes.
+"""Measure every layer of the suite and print it as a Markdown table.
 
     python benchmarks/speed.py [--seconds 2] [--variant oware ...]
 

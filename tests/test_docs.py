@@ -49,3 +49,17 @@ def test_no_path_outside_the_repository_in_docs_or_code():
         if path.suffix in (".md", ".py", ".toml") and path != Path(__file__):
             text = path.read_text()
             assert "../shared/" not in text, f"{path.relative_to(ROOT)} names ../shared/"
+
+
+TRAINING_BLOCKS = re.findall(
+    r"```python\n(.*?)```", (ROOT / "docs" / "training.md").read_text(), flags=re.S
+)
+
+
+def test_training_page_has_the_stable_baselines3_example():
+    assert any("MaskablePPO" in block for block in TRAINING_BLOCKS)
+
+
+@pytest.mark.parametrize("block", TRAINING_BLOCKS)
+def test_training_page_python_example_runs(block):
+    exec(compile(block, "docs/training.md", "exec"), {})
