@@ -145,7 +145,40 @@ def test_the_command_line_trains_and_says_how_to_play_the_network(tmp_path, caps
     summary = json.loads((out / "run.json").read_text())
     assert summary["options"] == {"grand_slam": "capture"}
     assert main(["oware", "--option", "grand_slam=capture", "--out", str(tmp_path / "p")]) == 2
-    assert "--option and --endgames are read by --algo az only" in capsys.readouterr().err
+    assert "--option, --endgames, --backend and --ray-address are read by --algo az only" in (
+        capsys.readouterr().err
+    )
+    assert main(["oware", "--backend", "ray", "--out", str(tmp_path / "p")]) == 2
+    assert "--backend and --ray-address are read by --algo az only" in capsys.readouterr().err
+
+
+def test_the_first_generation_on_ray_is_the_one_on_local_processes(tmp_path):
+    """The same seed gives the same positions, labels and network whether the two workers'
+    shares are played in two local processes or as Ray tasks (here a local Ray instance the
+    run finds open and leaves open)."""
+    import ray
+
+    config = tiny(positions=12, workers=2)
+    train_az("oware", config, tmp_path / "local", seed=4, progress=False)
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        train_az("oware", config, tmp_path / "ray", seed=4, progress=False, backend="ray")
+        assert ray.is_initialized()
+    finally:
+        ray.shutdown()
+    kept = {}
+    for where in ("local", "ray"):
+        path = tmp_path / where / "checkpoints" / "gen_1.buffer.npz"
+        with np.load(path, allow_pickle=False) as saved:
+            kept[where] = {name: saved[name] for name in saved.files}
+    assert len(kept["ray"]["value"]) >= 12
+    assert kept["ray"].keys() == kept["local"].keys()
+    for name, array in kept["local"].items():
+        assert np.array_equal(kept["ray"][name], array), name
+    networks = [(tmp_path / where / "final.npz").read_bytes() for where in ("local", "ray")]
+    assert networks[0] == networks[1]
+    summary = json.loads((tmp_path / "ray" / "run.json").read_text())
+    assert summary["backend"] == "ray"
 
 
 def test_the_learning_rate_falls_to_its_final_value_over_the_budget():
