@@ -10,7 +10,7 @@ pytest.importorskip("torch")
 
 from mancala_env.agents.alphabeta import AlphaBetaAgent  # noqa: E402
 from mancala_env.agents.network import read_network  # noqa: E402
-from mancala_env.train.az.config import AZConfig, load_az_config  # noqa: E402
+from mancala_env.train.az.config import CONFIGS, AZConfig, load_az_config  # noqa: E402
 from mancala_env.train.az.games import Teacher, _targets  # noqa: E402
 from mancala_env.train.az.run import train_az  # noqa: E402
 from mancala_env.train.cli import main  # noqa: E402
@@ -126,7 +126,9 @@ def test_bad_settings_are_refused_by_name(tmp_path, text, message):
 def test_the_shipped_configs_load():
     config = load_az_config("oware")
     assert config.teacher_depth >= 6 and config.eval_depths == [1, 2, 3, 4, 5, 6]
-    assert load_az_config("ayoayo") == AZConfig()  # no file: the defaults
+    for path in CONFIGS.glob("*.toml"):
+        assert path.stem in VARIANTS and load_az_config(path.stem).positions > 0, path
+    assert load_az_config("kpo") == AZConfig()  # no file (it plays Oware's network): defaults
 
 
 def test_the_command_line_trains_and_says_how_to_play_the_network(tmp_path, capsys):
