@@ -154,6 +154,24 @@ def test_the_command_line_trains_and_says_how_to_play_the_network(tmp_path, caps
     assert "--backend and --ray-address are read by --algo az only" in capsys.readouterr().err
 
 
+def test_the_resume_command_keeps_the_backend():
+    import argparse
+    import shlex
+    from pathlib import Path
+
+    from mancala_env.train.cli import add_arguments, resume_command
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["ayoayo", "--algo", "az", "--backend", "ray", "--ray-address",
+                              "auto"])  # fmt: skip
+    words = shlex.split(resume_command(args, Path("runs/ayoayo-az/checkpoints/gen_3.npz")))
+    assert words[words.index("--backend") + 1] == "ray"
+    assert words[words.index("--ray-address") + 1] == "auto"
+    local = parser.parse_args(["ayoayo", "--algo", "az"])
+    assert "--backend" not in resume_command(local, Path("gen_3.npz"))
+
+
 def test_the_first_generation_on_ray_is_the_one_on_local_processes(tmp_path):
     """The same seed gives the same positions, labels and network whether the two workers'
     shares are played in two local processes or as Ray tasks (here a local Ray instance the
