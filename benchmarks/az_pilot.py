@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import time
 from dataclasses import replace
@@ -51,23 +52,22 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/az_pilots.json"))
     args = parser.parse_args()
     found = json.loads(args.out.read_text()) if args.out.exists() else {}
-    rates = found.get("positions_per_second", {})
+    measured = found.get("rule_sets", {})
     for variant in args.variants:
-        rates[variant] = {}
-        for depth in args.depths:
-            rate = positions_per_second(variant, depth, args.positions, args.seed)
-            rates[variant][str(depth)] = round(rate, 1)
-            print(f"{variant} depth {depth}: {rate:.1f} positions/s", flush=True)
-        write_json(
-            args.out,
-            {
-                "date": date.today().isoformat(),
-                "machine": f"{platform.machine()}, {platform.processor() or 'cpu'}, shared",
-                "command": "nice -n 19 python benchmarks/az_pilot.py "
-                f"--depths {' '.join(map(str, args.depths))} --positions {args.positions}",
-                "positions_per_second": rates,
-            },
-        )
+        rates = {
+            str(depth): round(positions_per_second(variant, depth, args.positions, args.seed), 1)
+            for depth in args.depths
+        }
+        print(f"{variant}: positions/s by teacher depth {rates}", flush=True)
+        measured[variant] = {
+            "positions_per_second": rates,
+            "date": date.today().isoformat(),
+            "load_average": round(os.getloadavg()[0], 1),  # the machine is shared: how busy
+            "command": f"nice -n 19 python benchmarks/az_pilot.py --variants {variant} "
+            f"--depths {' '.join(map(str, args.depths))} --positions {args.positions}",
+        }
+        machine = f"{platform.machine()}, {os.cpu_count()} cores"
+        write_json(args.out, {"machine": machine, "rule_sets": measured})
 
 
 if __name__ == "__main__":

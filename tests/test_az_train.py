@@ -206,6 +206,6 @@ def test_the_learning_rate_falls_to_its_final_value_over_the_budget():
     assert config.learning_rate_at(0) == 1e-3
     assert np.isclose(config.learning_rate_at(500), 5.5e-4)
     assert np.isclose(config.learning_rate_at(2000), 1e-4)
-    assert tiny(learning_rate=2e-3).learning_rate_at(10**6) == 2e-3
+    assert tiny(learning_rate=2e-3, final_learning_rate=None).learning_rate_at(10**6) == 2e-3
     with pytest.raises(ValueError, match="final_learning_rate must be a number above 0"):
         tiny(final_learning_rate=0)
