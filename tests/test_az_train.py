@@ -22,10 +22,11 @@ from mancala_env.variants import VARIANTS  # noqa: E402
 
 def tiny(**changes) -> AZConfig:
     """A run of two generations of a few positions, labelled and evaluated at depth 1, in this
-    process."""
+    process, at a learning rate that stays (a run of fewer positions fits the same way)."""
     settings = dict(positions=24, generation=12, games=3, workers=1, teacher_depth=1,
                     random_plies=4, buffer=100, fit_steps=3, batch_size=8, hidden=[8],
-                    eval_every=100, eval_depths=[1], eval_games=2)  # fmt: skip
+                    eval_every=100, eval_depths=[1], eval_games=2,
+                    final_learning_rate=None)  # fmt: skip
     return AZConfig(**{**settings, **changes})
 
 
@@ -206,6 +207,6 @@ def test_the_learning_rate_falls_to_its_final_value_over_the_budget():
     assert config.learning_rate_at(0) == 1e-3
     assert np.isclose(config.learning_rate_at(500), 5.5e-4)
     assert np.isclose(config.learning_rate_at(2000), 1e-4)
-    assert tiny(learning_rate=2e-3, final_learning_rate=None).learning_rate_at(10**6) == 2e-3
+    assert tiny(learning_rate=2e-3).learning_rate_at(10**6) == 2e-3
     with pytest.raises(ValueError, match="final_learning_rate must be a number above 0"):
         tiny(final_learning_rate=0)
