@@ -35,6 +35,9 @@ FORMAT_VERSION = 1
 COUNT_CAP = 24  # an observed number is also seen one-hot up to this count (Oware's half)
 MAX_NETWORK_BYTES = 256 * 1024 * 1024  # no network this code writes is larger
 SHIPPED = Path(__file__).parent / "networks"  # the networks that ship: RULE_SET.npz
+# Rule sets that are another's rules under another name, and so play its network: Kpo is Oware
+# (variants/oware.py: the same options and readings, so the same parameters and observations).
+SAME_RULES = {"kpo": "oware"}
 
 
 class NetworkError(ValueError):
@@ -121,7 +124,7 @@ class Network:
         """NetworkError unless `game` is of the rule set, observation and actions the network
         was fitted for (any options of that rule set that keep those sizes play)."""
         high = observation_high(game.params)
-        if game.variant.name != self.variant:
+        if SAME_RULES.get(game.variant.name, game.variant.name) != self.variant:
             raise NetworkError(f"the network {where} plays {self.variant}, not {game.variant.name}")
         if len(high) != len(self.high) or game.n_actions != self.meta["n_actions"]:
             raise NetworkError(
@@ -212,14 +215,16 @@ def parse_network(content: bytes) -> Network:
 
 
 def network_file(name: str | os.PathLike) -> Path:
-    """The file `name` names: a shipped network's rule-set name (``oware``), or a path."""
+    """The file `name` names: a shipped network's rule-set name (``oware``; ``kpo`` is Oware's,
+    `SAME_RULES`), or a path."""
     text = os.fspath(name)
-    shipped = SHIPPED / f"{text}.npz"
+    shipped = SHIPPED / f"{SAME_RULES.get(text, text)}.npz"
     if os.sep not in text and "." not in text and shipped.is_file():
         return shipped
     path = Path(text)
     if not path.is_file():
-        names = sorted(p.stem for p in SHIPPED.glob("*.npz"))
+        shipped = {p.stem for p in SHIPPED.glob("*.npz")}
+        names = sorted(shipped | {alias for alias, owner in SAME_RULES.items() if owner in shipped})
         raise NetworkError(
             f"no network at {text!r}: give a network file's path or a shipped network "
             f"({', '.join(names) or 'none'})"

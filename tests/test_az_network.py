@@ -7,8 +7,10 @@ import json
 
 import numpy as np
 import pytest
+from mancala_env.agents.loader import load_agent
 from mancala_env.agents.network import (
     COUNT_CAP,
+    SAME_RULES,
     SHIPPED,
     Network,
     NetworkError,
@@ -155,6 +157,23 @@ def test_files_are_found_by_shipped_name_or_path_and_identified_by_content(tmp_p
     assert first == read_network(path)[1]
     path.write_bytes(make_network(seed=2).to_bytes())
     assert network_identity(path) != first  # new content at the same path: a new identity
+
+
+def test_kpo_plays_the_oware_network_as_it_plays_the_same_rules():
+    from mancala_env.variants import VARIANTS
+
+    for alias, owner in SAME_RULES.items():
+        for options in ({}, {"grand_slam": "capture", "houses": 5}):
+            assert np.array_equal(Game(alias, **options).params, Game(owner, **options).params)
+        assert VARIANTS[alias].readings is VARIANTS[owner].readings
+    assert network_file("kpo") == network_file("oware")
+    agent = load_agent("az:kpo", "kpo")
+    game = Game("kpo")
+    assert agent.act(game) == load_agent("az:oware", "oware").act(Game("oware"))
+    with pytest.raises(NetworkError, match="plays oware, not ayoayo"):
+        load_agent("az:kpo", "ayoayo")
+    with pytest.raises(NetworkError, match=r"shipped network \(.*kpo, .*oware"):
+        network_file("no-such-network")
 
 
 def test_the_shipped_oware_network_fits_oware_and_is_small():

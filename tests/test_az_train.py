@@ -10,7 +10,7 @@ pytest.importorskip("torch")
 
 from mancala_env.agents.alphabeta import AlphaBetaAgent  # noqa: E402
 from mancala_env.agents.network import read_network  # noqa: E402
-from mancala_env.train.az.config import AZConfig, load_az_config  # noqa: E402
+from mancala_env.train.az.config import CONFIGS, AZConfig, load_az_config  # noqa: E402
 from mancala_env.train.az.games import Teacher, _targets  # noqa: E402
 from mancala_env.train.az.run import train_az  # noqa: E402
 from mancala_env.train.cli import main  # noqa: E402
@@ -22,10 +22,11 @@ from mancala_env.variants import VARIANTS  # noqa: E402
 
 def tiny(**changes) -> AZConfig:
     """A run of two generations of a few positions, labelled and evaluated at depth 1, in this
-    process."""
+    process, at a learning rate that stays (a run of fewer positions fits the same way)."""
     settings = dict(positions=24, generation=12, games=3, workers=1, teacher_depth=1,
                     random_plies=4, buffer=100, fit_steps=3, batch_size=8, hidden=[8],
-                    eval_every=100, eval_depths=[1], eval_games=2)  # fmt: skip
+                    eval_every=100, eval_depths=[1], eval_games=2,
+                    final_learning_rate=None)  # fmt: skip
     return AZConfig(**{**settings, **changes})
 
 
@@ -126,7 +127,9 @@ def test_bad_settings_are_refused_by_name(tmp_path, text, message):
 def test_the_shipped_configs_load():
     config = load_az_config("oware")
     assert config.teacher_depth >= 6 and config.eval_depths == [1, 2, 3, 4, 5, 6]
-    assert load_az_config("ayoayo") == AZConfig()  # no file: the defaults
+    for path in CONFIGS.glob("*.toml"):
+        assert path.stem in VARIANTS and load_az_config(path.stem).positions > 0, path
+    assert load_az_config("kpo") == AZConfig()  # no file (it plays Oware's network): defaults
 
 
 def test_the_command_line_trains_and_says_how_to_play_the_network(tmp_path, capsys):
@@ -145,7 +148,58 @@ def test_the_command_line_trains_and_says_how_to_play_the_network(tmp_path, caps
     summary = json.loads((out / "run.json").read_text())
     assert summary["options"] == {"grand_slam": "capture"}
     assert main(["oware", "--option", "grand_slam=capture", "--out", str(tmp_path / "p")]) == 2
-    assert "--option and --endgames are read by --algo az only" in capsys.readouterr().err
+    assert "--option, --endgames, --backend and --ray-address are read by --algo az only" in (
+        capsys.readouterr().err
+    )
+    assert main(["oware", "--backend", "ray", "--out", str(tmp_path / "p")]) == 2
+    assert "--backend and --ray-address are read by --algo az only" in capsys.readouterr().err
+
+
+def test_the_resume_command_keeps_the_backend():
+    import argparse
+    import shlex
+    from pathlib import Path
+
+    from mancala_env.train.cli import add_arguments, resume_command
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["ayoayo", "--algo", "az", "--backend", "ray", "--ray-address",
+                              "auto"])  # fmt: skip
+    words = shlex.split(resume_command(args, Path("runs/ayoayo-az/checkpoints/gen_3.npz")))
+    assert words[words.index("--backend") + 1] == "ray"
+    assert words[words.index("--ray-address") + 1] == "auto"
+    local = parser.parse_args(["ayoayo", "--algo", "az"])
+    assert "--backend" not in resume_command(local, Path("gen_3.npz"))
+
+
+def test_the_first_generation_on_ray_is_the_one_on_local_processes(tmp_path):
+    """The same seed gives the same positions, labels and network whether the two workers'
+    shares are played in two local processes or as Ray tasks (here a local Ray instance the
+    run finds open and leaves open)."""
+    import ray
+
+    config = tiny(positions=12, workers=2)
+    train_az("oware", config, tmp_path / "local", seed=4, progress=False)
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        train_az("oware", config, tmp_path / "ray", seed=4, progress=False, backend="ray")
+        assert ray.is_initialized()
+    finally:
+        ray.shutdown()
+    kept = {}
+    for where in ("local", "ray"):
+        path = tmp_path / where / "checkpoints" / "gen_1.buffer.npz"
+        with np.load(path, allow_pickle=False) as saved:
+            kept[where] = {name: saved[name] for name in saved.files}
+    assert len(kept["ray"]["value"]) >= 12
+    assert kept["ray"].keys() == kept["local"].keys()
+    for name, array in kept["local"].items():
+        assert np.array_equal(kept["ray"][name], array), name
+    networks = [(tmp_path / where / "final.npz").read_bytes() for where in ("local", "ray")]
+    assert networks[0] == networks[1]
+    summary = json.loads((tmp_path / "ray" / "run.json").read_text())
+    assert summary["backend"] == "ray"
 
 
 def test_the_learning_rate_falls_to_its_final_value_over_the_budget():

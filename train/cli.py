@@ -10,6 +10,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from mancala_env.agents.tournament import BACKENDS, BackendError
+
 from mancala_env.arguments import Parser, input_file, input_folder, integer, output_folder, real
 from mancala_env.arguments import seed as seed_type
 
@@ -86,6 +88,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE", help="rule option (az)"
     )
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default=BACKENDS[0],
+        help="az: where the games are played and labelled: this machine's processes (local), "
+        "or Ray tasks (ray)",
+    )
+    parser.add_argument(
+        "--ray-address",
+        default=None,
+        help="az: a running Ray cluster (auto: the one this machine belongs to); without it, "
+        "--backend ray starts a local Ray instance",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -96,7 +111,17 @@ def resume_command(args: argparse.Namespace, checkpoint: Path) -> str:
         words += ["--algo", args.algo]
     words += [f"--option={option}" for option in args.option]
     words += ["--out", default_out(args), "--seed", str(args.seed)]
-    for option in ("config", "timesteps", "n_envs", "opponents", "endgames", "max_minutes"):
+    if args.backend != BACKENDS[0]:
+        words += ["--backend", args.backend]
+    for option in (
+        "config",
+        "timesteps",
+        "n_envs",
+        "opponents",
+        "endgames",
+        "max_minutes",
+        "ray_address",
+    ):
         value = getattr(args, option)
         if value is not None:
             words += [f"--{option.replace('_', '-')}", str(value)]
@@ -176,6 +201,8 @@ def _train_az(args: argparse.Namespace, out: str, notify: Callable[[str], object
         progress=not args.no_progress,
         overwrite=args.overwrite,
         notify=notify,
+        backend=args.backend,
+        ray_address=args.ray_address,
     )
     lines = [
         f"labelled {result.positions:,} positions in {result.generations} generations "
@@ -197,9 +224,11 @@ def _score_lines(scores: dict[str, Any]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.algo != "az" and (args.option or args.endgames):
+    az_only = args.option or args.endgames or args.backend != BACKENDS[0] or args.ray_address
+    if args.algo != "az" and az_only:
         print(
-            "mancala train: error: --option and --endgames are read by --algo az only",
+            "mancala train: error: --option, --endgames, --backend and --ray-address are read "
+            "by --algo az only",
             file=sys.stderr,
         )
         return USAGE_ERROR
@@ -218,7 +247,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return USAGE_ERROR
-    except (ValueError, ModelLoadError) as error:
+    except (ValueError, ModelLoadError, BackendError) as error:
         print(f"mancala train: error: {error}", file=sys.stderr)
         return USAGE_ERROR
     except OSError as error:  # a folder that cannot be written after all, a full disk

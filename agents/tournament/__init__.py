@@ -10,7 +10,7 @@ positions a search rates even (`build_suite`, `read_suite`).
 See docs/tournaments.md.
 """
 
-from .backends import BACKENDS, BackendError, WorkerLost, run_games
+from .backends import BACKENDS, BackendError, WorkerLost, ray_session, run_games
 from .match import play_game
 from .openings import OpeningSuite, SuiteError, build_suite, read_suite, save_suite
 from .ratings import Ratings, bradley_terry, rate, wilson
@@ -50,6 +50,7 @@ __all__ = [
     "match_config",
     "play_game",
     "rate",
+    "ray_session",
     "read_suite",
     "run_games",
     "run_match",

@@ -18,6 +18,8 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from types import ModuleType
 from typing import Any
 
 from .match import play_game
@@ -88,11 +90,11 @@ def run_local(tasks: Iterable[GameTask], workers: int, skip: Skip) -> Iterator[d
         raise WorkerLost("a worker process died (killed, or out of memory)") from None
 
 
-def run_ray(
-    tasks: Iterable[GameTask], workers: int, skip: Skip, address: str | None = None
-) -> Iterator[dict[str, Any]]:
-    """Play the games as Ray tasks on the cluster at `address`, or on a local Ray instance
-    with `workers` CPUs when `address` is None."""
+@contextmanager
+def ray_session(workers: int, address: str | None = None) -> Iterator[ModuleType]:
+    """Ray, connected to the cluster at `address` (``auto``: the one this machine belongs to),
+    or to a local instance with `workers` CPUs when `address` is None; a session already open
+    in this process is used as it is. Ray is shut down at the end only if it was started here."""
     try:
         import ray
     except ImportError:
@@ -110,10 +112,22 @@ def run_ray(
             raise BackendError(
                 f"cannot start Ray at {address or 'a local instance'}: {error}"
             ) from None
-    remote_play = ray.remote(play_game)
-    in_flight = 2 * max(workers, int(ray.cluster_resources().get("CPU", 1)))
-    pending = _pending(tasks, skip)
     try:
+        yield ray
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def run_ray(
+    tasks: Iterable[GameTask], workers: int, skip: Skip, address: str | None = None
+) -> Iterator[dict[str, Any]]:
+    """Play the games as Ray tasks on the cluster at `address`, or on a local Ray instance
+    with `workers` CPUs when `address` is None."""
+    with ray_session(workers, address) as ray:
+        remote_play = ray.remote(play_game)
+        in_flight = 2 * max(workers, int(ray.cluster_resources().get("CPU", 1)))
+        pending = _pending(tasks, skip)
         running: list = []
         while True:
             while len(running) < in_flight and (task := next(pending, None)) is not None:
@@ -122,9 +136,6 @@ def run_ray(
                 return
             done, running = ray.wait(running, num_returns=1)
             yield ray.get(done[0])
-    finally:
-        if started:
-            ray.shutdown()
 
 
 def run_games(

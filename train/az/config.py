@@ -21,8 +21,10 @@ class AZConfig:
     (alpha-beta of `teacher_depth` plies, with the endgame database `endgames` where one is
     given) values every move of the positions met; the network is fitted to those values."""
 
-    positions: int = 2_000_000  # positions labelled in all (the run's budget)
-    generation: int = 20_000  # positions labelled between two fits
+    # The defaults are the settings of the Oware run behind the shipped network (oware.toml):
+    # a rule set's file changes what its rules need, its teacher's depth first.
+    positions: int = 1_300_000  # positions labelled in all (the run's budget)
+    generation: int = 10_000  # positions labelled between two fits
     games: int = 32  # games played at once by each worker
     workers: int = 2  # processes playing and labelling
     teacher_depth: int = 8
@@ -42,12 +44,12 @@ class AZConfig:
     explore: float = 0.05  # the network's share of random moves after the opening
     temperature: float = 1.0  # seeds: the policy target is softmax(move values / temperature)
     value_scale: float = 8.0  # seeds: the value target is tanh(best move's value / value_scale)
-    buffer: int = 400_000  # the newest positions the network is fitted to
-    fit_steps: int = 400  # minibatches fitted a generation
+    buffer: int = 1_500_000  # the newest positions the network is fitted to
+    fit_steps: int = 200  # minibatches fitted a generation
     batch_size: int = 512
     learning_rate: float = 1e-3
-    final_learning_rate: float | None = None  # falls linearly to this over `positions` (None: kept)
-    weight_decay: float = 1e-4
+    final_learning_rate: float | None = 1e-4  # falls linearly to this over `positions` (None: kept)
+    weight_decay: float = 0.01
     hidden: list[int] = field(default_factory=lambda: [512, 512, 256])
     eval_every: int = 10  # generations between evaluations (and at the end)
     eval_depths: list[int] = field(default_factory=lambda: [1, 2, 3, 4, 5, 6])

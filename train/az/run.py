@@ -38,7 +38,13 @@ import numpy as np
 import torch
 from mancala_env.agents.network import network_meta
 from mancala_env.agents.ppo import ModelLoadError
-from mancala_env.agents.tournament import TournamentConfig, run_tournament, wilson
+from mancala_env.agents.tournament import (
+    BACKENDS,
+    TournamentConfig,
+    ray_session,
+    run_tournament,
+    wilson,
+)
 from mancala_env.agents.tournament.openings import (
     SuiteError,
     read_suite,
@@ -258,9 +264,16 @@ def _openings(run: _Run) -> dict[str, Any]:
     return {"openings": run.config.eval_games // 2, "opening_plies": 4}
 
 
-def evaluate(run: _Run, network: Path, out: Path, workers: int) -> dict[str, Any]:
+def evaluate(
+    run: _Run,
+    network: Path,
+    out: Path,
+    workers: int,
+    backend: str = "local",
+    ray_address: str | None = None,
+) -> dict[str, Any]:
     """A gauntlet of `network` against alpha-beta of each evaluation depth, from the opening
-    suite, both seats; the scores with 95% Wilson intervals."""
+    suite, both seats, on `backend`; the scores with 95% Wilson intervals."""
     config = run.config
     learner = f"az:{network}"
     baselines = [f"alphabeta:depth={depth}" for depth in config.eval_depths]
@@ -275,7 +288,15 @@ def evaluate(run: _Run, network: Path, out: Path, workers: int) -> dict[str, Any
         **openings,
     )
     db = out / "evaluations" / f"gen_{run.generation}.sqlite"
-    result = run_tournament(tournament, db=db, workers=workers, bootstrap=50, progress=False)
+    result = run_tournament(
+        tournament,
+        db=db,
+        backend=backend,
+        workers=workers,
+        ray_address=ray_address,
+        bootstrap=50,
+        progress=False,
+    )
     scores = {}
     for baseline in baselines:
         pair = result.ratings.crosstable[learner, baseline]
@@ -301,6 +322,8 @@ def train_az(
     progress: bool = True,
     overwrite: bool = False,
     notify: Callable[[str], object] | None = None,
+    backend: str = "local",
+    ray_address: str | None = None,
 ) -> AZResult:
     """Fit a policy-value network for `variant` (under `options`) by expert iteration, as the
     module docstring says; files go under `out`.
@@ -309,7 +332,9 @@ def train_az(
     NothingToDo when it already has `config.positions`. Otherwise `out` must be empty or
     missing, or `overwrite` given. The run stops once `config.positions` positions are
     labelled in all, or after the generation that passes `max_minutes` of this run; Ctrl-C
-    stops it, its newest checkpoint kept, with TrainingInterrupted."""
+    stops it, its newest checkpoint kept, with TrainingInterrupted. The games are played and
+    labelled, and the evaluations played, on `backend` (`BACKENDS`: this machine's processes,
+    or Ray tasks on the cluster at `ray_address`, a local Ray instance when None)."""
     options = dict(options or {})
     out = Path(out)
     run = _Run(variant, options, config, seed)
@@ -334,6 +359,7 @@ def train_az(
         "options": options,
         "seed": seed,
         "resumed_from": None if resume is None else str(resume),
+        "backend": backend,
         "config": config.to_json(),
     }
     bar = tqdm(
@@ -344,28 +370,29 @@ def train_az(
         desc=f"az {variant}",
     )
     checkpoint = newest_checkpoint(out)
+    where = {"backend": backend, "ray_address": ray_address}
     try:
-        with _workers(config.workers) as mapper:
+        with _workers(config.workers, **where) as mapper:
             while run.positions < config.positions:
                 if max_minutes is not None and time.monotonic() - started > 60 * max_minutes:
                     break
                 checkpoint = _generation(run, mapper, out, bar)
                 due = run.generation % config.eval_every == 0
                 if due or run.positions >= config.positions:
-                    _evaluate_and_log(run, checkpoint, out, notify)
+                    _evaluate_and_log(run, checkpoint, out, notify, **where)
                     run.save(out)  # the evaluation joins the checkpoint's state
+            bar.close()
+            if checkpoint is None:  # max_minutes ran out before a generation
+                checkpoint = run.save(out)
+            if not run.evaluations or run.evaluations[-1]["generation"] != run.generation:
+                _evaluate_and_log(run, checkpoint, out, notify, **where)
+                run.save(out)
     except KeyboardInterrupt:
         bar.close()
         if checkpoint is None:
             raise
         _write_summary(out, summary, run, started, interrupted=True)
         raise TrainingInterrupted(checkpoint, run.positions) from None
-    bar.close()
-    if checkpoint is None:  # max_minutes ran out before a generation
-        checkpoint = run.save(out)
-    if not run.evaluations or run.evaluations[-1]["generation"] != run.generation:
-        _evaluate_and_log(run, checkpoint, out, notify)
-        run.save(out)
     final = out / "final.npz"
     write_atomically(final, checkpoint.read_bytes())
     seconds = _write_summary(out, summary, run, started, interrupted=False)
@@ -373,9 +400,25 @@ def train_az(
 
 
 @contextmanager
-def _workers(count: int) -> Iterator[Callable]:
-    """A map over the generation's tasks, in order: in this process for one worker, else in
-    `count` worker processes (started fresh: a forked torch can hang)."""
+def _workers(count: int, backend: str, ray_address: str | None) -> Iterator[Callable]:
+    """A map over the generation's tasks, in order: in this process for one local worker, in
+    `count` worker processes (started fresh: a forked torch can hang), or as Ray tasks, all of
+    a generation's at once, on the cluster at `ray_address` (a local instance of `count` CPUs
+    when None)."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
+    if backend == "ray":
+        with ray_session(count, ray_address) as ray:
+
+            def on_ray(work: Callable, tasks: list) -> Iterator:
+                remote = ray.remote(work)
+                running = [remote.remote(task) for task in tasks]
+                return (ray.get(ref) for ref in running)
+
+            yield on_ray
+        return
+    if ray_address is not None:
+        raise ValueError("--ray-address goes with --backend ray")
     if count == 1:
         yield map
         return
@@ -422,9 +465,14 @@ def _generation(run: _Run, mapper: Callable, out: Path, bar: tqdm) -> Path:
 
 
 def _evaluate_and_log(
-    run: _Run, checkpoint: Path, out: Path, notify: Callable[[str], object] | None
+    run: _Run,
+    checkpoint: Path,
+    out: Path,
+    notify: Callable[[str], object] | None,
+    backend: str,
+    ray_address: str | None,
 ) -> None:
-    evaluation = evaluate(run, checkpoint, out, run.config.workers)
+    evaluation = evaluate(run, checkpoint, out, run.config.workers, backend, ray_address)
     run.evaluations.append(evaluation)
     lines = "".join(json.dumps(e) + "\n" for e in run.evaluations)
     write_atomically(out / "evaluations.jsonl", lines.encode())
