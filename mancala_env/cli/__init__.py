@@ -7,8 +7,10 @@ kernels, bench), `play` (show, play, replay), `tournament` (tournament, match, o
 export), `endgames` (solve, accuracy) and `train`. In each, a command is two functions: the one
 that declares its options and the one that runs it, returning the exit status. `command` holds
 what they share: the parser that declares a command's options only when that command runs (so
-``mancala --help`` imports no agent, tournament or training code), and `fail`, the one line on
-standard error that refuses a command (exit status 2).
+``mancala --help`` imports no agent, tournament or training code). Where a value is checked:
+the argument types of `mancala_env.arguments` where an option is declared; what only the library
+can judge, when the command runs, refused in one line on standard error by
+`mancala_env.arguments.fail` (exit status 2), which ``mancala train`` shares.
 
 Output into a pipe that closes early (``mancala show oware | head``) ends the command quietly,
 as the Python documentation recommends for BrokenPipeError.

@@ -1,5 +1,5 @@
 """What every ``mancala`` command shares: a parser whose options are declared when the command
-runs, the one line that refuses a command, and the rule set its arguments name.
+runs, and the rule set its arguments name.
 
 A group's module registers each of its commands with `add_command`: the name, the line it gets
 in ``mancala --help``, the function that declares its options and the function that runs it.
@@ -10,17 +10,16 @@ training), and the function that runs a command imports what it needs when it be
 Where a value is checked: the argument types of `mancala_env.arguments` (ranges, paths) check
 it where the option is declared, before the command begins; what only the library can judge
 (a rule set's options, an agent spec, a store) it refuses with ValueError, which the command
-turns into one line with `fail`.
+turns into one line with `mancala_env.arguments.fail`.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..arguments import USAGE_ERROR, Parser, parse_options
+from ..arguments import Parser, parse_options
 from ..variants import Variant, get_variant
 
 Declare = Callable[[argparse.ArgumentParser], None]
@@ -53,13 +52,6 @@ def add_command(
     """Register command `name`: `summary` is its line in ``mancala --help``, `declare` adds its
     options, `run` does it and returns the exit status."""
     commands.add_parser(name, help=summary, declare=declare).set_defaults(func=run)
-
-
-def fail(command: str, message: object, status: int = USAGE_ERROR) -> int:
-    """Say in one line on standard error why ``mancala command`` stops, and return `status`:
-    2 (the default) when what it was asked is refused, 1 when it could not finish."""
-    print(f"mancala {command}: error: {message}", file=sys.stderr)
-    return status
 
 
 def add_rule_options(parser: argparse.ArgumentParser) -> None:

@@ -11,12 +11,12 @@ import os
 import sys
 from typing import Any
 
-from ..arguments import input_folder, integer, output_folder
+from ..arguments import fail, input_folder, integer, output_folder
 from ..arguments import seed as seed_type
 from ..engine import layout as L
 from ..game import Game
 from ..variants import Variant
-from .command import add_command, add_rule_options, fail, rules_of
+from .command import add_command, add_rule_options, rules_of
 
 MAX_POSITIONS = 10_000_000  # positions `accuracy` scores: more could only exhaust the machine
 

@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from ..arguments import input_file, integer, parse_options, real
+from ..arguments import fail, input_file, integer, parse_options, real
 from ..arguments import seed as seed_type
 from ..game import Game
-from .command import add_command, add_rule_options, fail
+from .command import add_command, add_rule_options
 
 COLOR_CHOICES = ("auto", "always", "never")
 MAX_DELAY = 3600.0  # seconds between the moves of a replay

@@ -9,10 +9,10 @@ import textwrap
 from typing import Any
 
 from .. import list_variants
-from ..arguments import integer, real
+from ..arguments import fail, integer, real
 from ..variants import VARIANTS, describe_options, get_variant
 from ..variants.actions import describe_blocks
-from .command import add_command, add_rule_options, fail, rules_of
+from .command import add_command, add_rule_options, rules_of
 
 BENCH_SEARCH = "mcts:simulations=1000"  # the search whose simulations `mancala bench` counts
 

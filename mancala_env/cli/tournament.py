@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from ..arguments import (
+    fail,
     input_file,
     input_folder,
     integer,
@@ -25,7 +26,7 @@ from ..arguments import (
 )
 from ..arguments import seed as seed_type
 from ..variants import VARIANTS
-from .command import add_command, add_rule_options, fail
+from .command import add_command, add_rule_options
 
 DEFAULT_AGENTS = ("random", "greedy", "alphabeta:depth=2", "mcts:simulations=200")
 # the largest values the command line takes, where a larger one could only exhaust the machine
