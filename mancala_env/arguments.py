@@ -5,7 +5,8 @@ argparse calls each type on the text given (and on a default given as text), so 
 stops the command before anything is read, computed or written, with exit status 2 and one line
 on standard error: ``mancala solve: error: argument --max-seeds: must be an integer from 0 to
 31, got '99'``. `Parser` is argparse's parser with that one line instead of the usage message
-before it, and it keeps an output from naming one of the command's inputs (`keep_apart`).
+before it, and it keeps an output from naming one of the command's inputs (`keep_apart`). What
+only the library can judge, once the command begins, is refused in the same form by `fail`.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import argparse
 import dataclasses
 import math
 import os
+import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -23,6 +25,13 @@ from .variants import VARIANTS
 
 USAGE_ERROR = 2
 SEED_MAX = 2**32 - 1  # numpy's legacy seeding (which training uses) takes 32 bits
+
+
+def fail(command: str, message: object, status: int = USAGE_ERROR) -> int:
+    """Say in one line on standard error why ``mancala command`` stops, and return `status`:
+    2 (the default) when what it was asked is refused, 1 when it could not finish."""
+    print(f"mancala {command}: error: {message}", file=sys.stderr)
+    return status
 
 
 class Parser(argparse.ArgumentParser):

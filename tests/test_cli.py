@@ -8,7 +8,8 @@ import pytest
 
 from mancala_env import list_variants
 from mancala_env.arguments import parse_option
-from mancala_env.cli import main, wants_color
+from mancala_env.cli import main
+from mancala_env.cli.play import wants_color
 from mancala_env.variants import VARIANTS, describe_options, get_variant
 
 NAMES = list(VARIANTS)
@@ -255,6 +256,17 @@ def test_python_dash_m_runs_the_command_line():
         check=True,
     )
     assert [json.loads(line)["name"] for line in done.stdout.splitlines()] == NAMES
+
+
+def test_bare_mancala_prints_the_help_with_every_command_and_exits_2():
+    """``mancala`` alone is a command left unfinished: the help on standard error, status 2."""
+    done = subprocess.run([sys.executable, "-m", "mancala_env"], capture_output=True, text=True)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("usage: mancala ")
+    commands = {"variants", "kernels", "bench", "show", "play", "replay", "tournament", "match",
+                "openings", "export", "solve", "accuracy", "train"}  # fmt: skip
+    listed = {line.split()[0] for line in done.stderr.splitlines() if line.startswith("    ")}
+    assert commands <= listed
 
 
 def test_variants_shows_one_rule_set_with_its_id_and_actions(capsys):

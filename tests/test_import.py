@@ -49,3 +49,20 @@ def test_an_environment_is_loaded_when_it_is_made():
 def test_agents_use_the_game_layer_without_the_environments():
     code = "from mancala_env.agents import load_agent\nload_agent('alphabeta:depth=2')"
     assert loaded_after(code) & {"mancala_env.env", "PIL", "torch", "mancala_env.train"} == set()
+
+
+def test_the_command_line_s_help_loads_nothing_a_command_uses():
+    """``mancala --help`` lists every command and adds to `import mancala_env` only the command
+    line's own modules and its argument types: no kernels, agents, tournaments or training."""
+    code = (
+        "import sys\nimport mancala_env\nbefore = set(sys.modules)\n"
+        "from mancala_env.cli import main\nassert main(['--help']) == 0\n"
+        "print(' '.join(sorted(set(sys.modules) - before)))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "tournament" in done.stdout  # the help, listing the commands
+    added = set(done.stdout.splitlines()[-1].split())
+    assert added & set(HEAVY) == {"mancala_env.cli"}
+    ours = {m for m in added if m.startswith("mancala_env")}
+    assert {"mancala_env.cli.tournament", "mancala_env.cli.train"} <= ours
+    assert {m for m in ours if not m.startswith("mancala_env.cli")} == {"mancala_env.arguments"}

@@ -189,6 +189,20 @@ def contents(folder: Path) -> dict[str, bytes]:
     return {str(p): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+def test_the_progress_bar_counts_to_the_steps_the_run_makes(tmp_path, capsys):
+    """A budget of 1,000 steps is run as one whole rollout of 16 x 64 = 1,024: the bar's total
+    is 1,024 from the start, and it ends full, not past its end."""
+    (tmp_path / "tiny.toml").write_text(TINY_TOML)
+    status = main(["train", "oware", "--config", str(tmp_path / "tiny.toml"), "--timesteps",
+                   "1000", "--opponents", "random", "--out", str(tmp_path / "run")])  # fmt: skip
+    printed = capsys.readouterr()
+    assert status == 0, printed.err
+    assert "the budget of 1,000 timesteps becomes 1,024" in printed.out
+    bar = printed.err.split("\r")
+    assert "0/1.02k" in bar[1] and "100%" in bar[-1] and "1.02k/1.02k" in bar[-1]
+    assert "/1.00k" not in printed.err
+
+
 def test_a_new_run_into_a_used_out_is_refused_unless_resume_or_overwrite(run_copy, capsys):
     before = contents(run_copy)
     status = main(["train", "oware", "--config", "tiny.toml", "--out", "run", "--no-progress"])

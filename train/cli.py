@@ -12,12 +12,19 @@ from typing import Any
 
 from mancala_env.agents.tournament import BACKENDS, BackendError
 
-from mancala_env.arguments import Parser, input_file, input_folder, integer, output_folder, real
+from mancala_env.arguments import (
+    Parser,
+    fail,
+    input_file,
+    input_folder,
+    integer,
+    output_folder,
+    real,
+)
 from mancala_env.arguments import seed as seed_type
 
 from .config import SELF, load_config
 
-USAGE_ERROR = 2
 INTERRUPTED = 130
 MAX_ENVS = 1_000_000  # games stepped together: more could only exhaust the machine
 ALGORITHMS = ("ppo", "az")
@@ -226,12 +233,9 @@ def _score_lines(scores: dict[str, Any]) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     az_only = args.option or args.endgames or args.backend != BACKENDS[0] or args.ray_address
     if args.algo != "az" and az_only:
-        print(
-            "mancala train: error: --option, --endgames, --backend and --ray-address are read "
-            "by --algo az only",
-            file=sys.stderr,
+        return fail(
+            "train", "--option, --endgames, --backend and --ray-address are read by --algo az only"
         )
-        return USAGE_ERROR
     from mancala_env.agents.ppo import ModelLoadError
 
     try:
@@ -241,19 +245,12 @@ def run(args: argparse.Namespace) -> int:
         out = default_out(args)
         lines = train(args, out, lambda note: print(f"mancala train: {note}", flush=True))
     except ImportError as error:
-        print(
-            f'mancala train: error: training needs the train extra (pip install -e ".[train]"): '
-            f"{error}",
-            file=sys.stderr,
-        )
-        return USAGE_ERROR
+        return fail("train", f'training needs the train extra (pip install -e ".[train]"): {error}')
     except (ValueError, ModelLoadError, BackendError) as error:
-        print(f"mancala train: error: {error}", file=sys.stderr)
-        return USAGE_ERROR
+        return fail("train", error)
     except OSError as error:  # a folder that cannot be written after all, a full disk
         where = error.filename or out
-        print(f"mancala train: error: cannot write {where}: {error.strerror}", file=sys.stderr)
-        return 1
+        return fail("train", f"cannot write {where}: {error.strerror}", status=1)
     except NothingToDo as done:
         print(f"mancala train: {done}", file=sys.stderr)
         return 0

@@ -158,7 +158,8 @@ def train(
             )
     else:
         claim_folder(out, overwrite, RUN_FILES, newest_checkpoint(out), "step_N.zip")
-    note = config.rounding_note(0 if state is None else state["timesteps"])
+    done = 0 if state is None else state["timesteps"]
+    note = config.rounding_note(done)
     if note is not None and notify is not None:
         notify(note)
     started = time.monotonic()
@@ -177,7 +178,7 @@ def train(
     for folder in ("pool", "evaluations", "checkpoints"):
         (out / folder).mkdir(parents=True, exist_ok=True)
     callback = SelfPlayCallback(
-        variant, config, pool, env, out, seed, config.timesteps, best_score,
+        variant, config, pool, env, out, seed, config.planned_timesteps(done), best_score,
         None if max_minutes is None else 60 * max_minutes, progress,
     )  # fmt: skip
     if resume is None:

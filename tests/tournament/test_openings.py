@@ -34,7 +34,8 @@ from mancala_env.agents.tournament.openings import (
 from mancala_env.agents.tournament.report import _markdown
 
 from mancala_env import Game, list_variants
-from mancala_env.cli import main, suite_file
+from mancala_env.cli import main
+from mancala_env.cli.tournament import suite_file
 
 SEARCH = "alphabeta:depth=1"
 VARIANTS = [v if isinstance(v, str) else v.name for v in list_variants()]

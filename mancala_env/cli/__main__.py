@@ -1,0 +1,7 @@
+"""``python -m mancala_env.cli``: the ``mancala`` command line."""
+
+import sys
+
+from . import main
+
+sys.exit(main())
