@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from .outputs import refusal
 from .variants import VARIANTS
 
 USAGE_ERROR = 2
@@ -166,10 +167,15 @@ def _check_writable(folder: Path, text: str) -> None:
 
 
 def output_file(text: str) -> str:
-    """A file to write: not a folder, in an existing folder where files can be created."""
+    """A file to write: not a folder, in an existing folder where files can be created, and
+    not something else than a regular file (`mancala_env.outputs.refusal`: a device, a FIFO,
+    a link), which the writer would replace."""
     path = Path(text)
     if path.is_dir():
         _refuse(text, "is a folder; name a file")
+    why = refusal(path)
+    if why is not None:
+        raise argparse.ArgumentTypeError(why)
     folder = path.parent
     if not folder.is_dir():
         _refuse(text, f"no such folder: {folder}")

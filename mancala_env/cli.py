@@ -560,7 +560,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         print(f"mancala export: error: {error}", file=sys.stderr)
         return USAGE_ERROR
     if args.out:
-        from mancala_env.train.files import write_atomically
+        from .outputs import write_atomically
 
         try:
             write_atomically(args.out, "".join(line + "\n" for line in lines).encode())

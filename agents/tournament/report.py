@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mancala_env.outputs import write_atomically
 from mancala_env.variants import get_variant
 
 from ..accuracy import format_table
@@ -381,8 +382,8 @@ def write_report(result: TournamentResult, folder: str | Path) -> tuple[Path, Pa
     folder.mkdir(parents=True, exist_ok=True)
     images = _plots(result)
     for name, data in images.items():
-        (folder / name).write_bytes(data)
+        write_atomically(folder / name, data)
     markdown = _markdown(result)
-    (folder / "report.md").write_text(markdown)
-    (folder / "report.html").write_text(_html(markdown, images))
+    write_atomically(folder / "report.md", markdown.encode())
+    write_atomically(folder / "report.html", _html(markdown, images).encode())
     return folder / "report.md", folder / "report.html"

@@ -50,6 +50,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from ..outputs import write_atomically
 from . import layout
 from .jit import sources_digest
 
@@ -145,7 +146,7 @@ def _derived_module(
         return _modules[module_name]
     path = cache_folder() / "kernels" / f"{module_name}.py"
     if not path.exists():
-        _write_atomically(path, derive(values, names, sources, made, room))
+        write_atomically(path, derive(values, names, sources, made, room).encode())
     spec = importlib.util.spec_from_file_location(f"{PACKAGE}.{module_name}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -168,14 +169,6 @@ def derived_name(values: tuple[int, ...], names: tuple[str, ...], sources: list[
     modules' names and of numba's version (rule sets with equal parameters share it)."""
     made_of = repr((values, names, sources, numba.__version__)).encode()
     return f"rules_{hashlib.sha256(made_of).hexdigest()[:20]}"
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    with os.fdopen(handle, "w") as out:
-        out.write(text)
-    os.replace(temporary, path)
 
 
 def derive(
