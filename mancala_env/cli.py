@@ -68,6 +68,7 @@ from .arguments import (
 from .arguments import seed as seed_type
 from .engine import layout as L
 from .engine.specialise import specialised
+from .escaping import for_terminal as escaped
 from .game import Game
 from .kernels import HOT_MODULES
 from .render import render_ansi
@@ -504,12 +505,6 @@ def cmd_match(args: argparse.Namespace) -> int:
         f"played now, {result.found} pairs found there)"
     )
     return 0
-
-
-def escaped(text: str) -> str:
-    """`text` with every character a terminal would act on (escape sequences, control
-    characters) written as a Python escape, so text from a file cannot drive the terminal."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
