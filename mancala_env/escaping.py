@@ -8,7 +8,8 @@ from __future__ import annotations
 import html
 import re
 
-_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~&:$])")
+# the marks with a meaning inside a line (a value never starts one: line breaks are escaped)
+_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_\[\]<>!|~&])")
 _MARKDOWN_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")  # a backslash before ASCII punctuation
 
 
@@ -19,8 +20,9 @@ def for_terminal(text: str) -> str:
 
 
 def for_markdown(text: str) -> str:
-    """`text` as literal Markdown inline text: on one line (`for_terminal`), every ASCII
-    punctuation mark Markdown gives a meaning to escaped with a backslash."""
+    """`text` as literal Markdown inline text: on one line (`for_terminal`), every mark that
+    has a meaning inside a line (emphasis, code, links and images, tags, entities, table
+    borders) escaped with a backslash."""
     return _MARKDOWN_PUNCTUATION.sub(r"\\\1", for_terminal(text))
 
 
