@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mancala_env.endgame.files import headers_digest
+from mancala_env.inputs import integer_text, number_text
 from mancala_env.variants import get_variant
 
 from .alphabeta import EVALUATIONS, MAX_DEPTH, AlphaBetaAgent
@@ -69,7 +70,7 @@ class SpecError(ValueError):
 
 def _integer(low: int, high: int | None = None) -> Callable[[str], int]:
     def convert(text: str) -> int:
-        value = int(text)
+        value = integer_text(text)
         if value < low or (high is not None and value > high):
             if high is None:
                 raise ValueError(f"must be an integer of {low} or more")
@@ -80,14 +81,14 @@ def _integer(low: int, high: int | None = None) -> Callable[[str], int]:
 
 
 def _positive(text: str) -> float:
-    value = float(text)
+    value = number_text(text)
     if not value > 0 or value == float("inf"):
         raise ValueError("must be a positive number")
     return value
 
 
 def _non_negative(text: str) -> float:
-    value = float(text)
+    value = number_text(text)
     if not 0 <= value < float("inf"):
         raise ValueError("must be a number of 0 or more")
     return value

@@ -21,6 +21,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from .inputs import integer_text, number_text
+from .outputs import refusal
 from .variants import VARIANTS
 
 USAGE_ERROR = 2
@@ -107,31 +109,14 @@ def _ranged(
     return check
 
 
-def _integer_text(text: str) -> int:
-    """An integer in decimal digits (a sign allowed), at most 100 of them: no underscores,
-    no other digits than 0-9."""
-    digits = text.strip().removeprefix("-").removeprefix("+")
-    if not (digits.isascii() and digits.isdigit()) or len(digits) > 100:
-        raise ValueError(text)
-    return int(text)
-
-
-def _number_text(text: str) -> float:
-    """A number as Python writes one, in ASCII: no underscores, no other digits than 0-9
-    (float() takes '١' and '1_0')."""
-    if not text.isascii() or "_" in text:
-        raise ValueError(text)
-    return float(text)
-
-
 def integer(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
     """The type of an integer argument from `low` to `high`."""
-    return _ranged("an integer", _integer_text, low, high)  # type: ignore[return-value]
+    return _ranged("an integer", integer_text, low, high)  # type: ignore[return-value]
 
 
 def real(low: float | None = None, high: float | None = None) -> Callable[[str], float]:
     """The type of a finite number from `low` to `high`."""
-    return _ranged("a number", _number_text, low, high)
+    return _ranged("a number", number_text, low, high)
 
 
 seed = integer(0, SEED_MAX)  # the type of a random seed
@@ -175,10 +160,15 @@ def _check_writable(folder: Path, text: str) -> None:
 
 
 def output_file(text: str) -> str:
-    """A file to write: not a folder, in an existing folder where files can be created."""
+    """A file to write: not a folder, in an existing folder where files can be created, and
+    not something else than a regular file (`mancala_env.outputs.refusal`: a device, a FIFO,
+    a link), which the writer would replace."""
     path = Path(text)
     if path.is_dir():
         _refuse(text, "is a folder; name a file")
+    why = refusal(path)
+    if why is not None:
+        raise argparse.ArgumentTypeError(why)
     folder = path.parent
     if not folder.is_dir():
         _refuse(text, f"no such folder: {folder}")
@@ -210,8 +200,9 @@ def same_file(one: str | os.PathLike, other: str | os.PathLike) -> bool:
 
 # ---- rule options ------------------------------------------------------------------------------
 def parse_option(text: str, variant: str | None = None) -> tuple[str, Any]:
-    """``KEY=VALUE`` -> (key, value); the value becomes an int, True, False, or stays a
-    string; ``none`` becomes None for an option of `variant` that may be None (as in
+    """``KEY=VALUE`` -> (key, value); the value becomes an int (`integer_text`: ASCII digits,
+    no underscores), True, False, or stays a string (which an integer option refuses);
+    ``none`` becomes None for an option of `variant` that may be None (as in
     ``relay_limit=none``), and stays text for the others (``odu=none``)."""
     key, sep, raw = text.partition("=")
     if not sep or not key:
@@ -222,7 +213,7 @@ def parse_option(text: str, variant: str | None = None) -> tuple[str, Any]:
     if lowered == "none" and variant is not None and key in nullable_options(variant):
         return key, None
     try:
-        return key, int(raw)
+        return key, integer_text(raw)
     except ValueError:
         return key, raw
 

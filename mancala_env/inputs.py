@@ -28,6 +28,23 @@ def as_integer(value: Any) -> int | None:
     return int(value) if is_integer(value) else None
 
 
+def integer_text(text: str) -> int:
+    """An integer a user typed: decimal digits (a sign allowed), at most 100 of them, no
+    underscores, no other digits than 0-9 (int() takes '1_000' and '١٢'); else ValueError."""
+    digits = text.strip().removeprefix("-").removeprefix("+")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 100:
+        raise ValueError(f"not an integer in the digits 0-9: {text!r}")
+    return int(text)
+
+
+def number_text(text: str) -> float:
+    """A number a user typed, as Python writes one, in ASCII: no underscores, no other digits
+    than 0-9 (float() takes '١' and '1_0'); else ValueError."""
+    if not text.isascii() or "_" in text:
+        raise ValueError(f"not a number in the digits 0-9: {text!r}")
+    return float(text)
+
+
 def check_seed(seed: Any) -> int | None:
     """A random seed (of `reset` and the batches): None or an integer of 0 or more (numpy
     integers too, bools not), as a Python int."""

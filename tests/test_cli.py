@@ -247,6 +247,16 @@ def test_parse_option_types():
     assert parse_option("odu=either") == ("odu", "either")
 
 
+@pytest.mark.parametrize("value", ["1_000", "\u0661\u0662", "+\u0661", "1.0"])
+def test_an_integer_option_in_other_digits_or_with_underscores_is_refused(capsys, value):
+    """Option values follow the command line's one rule for integers (`integer_text`)."""
+    assert parse_option(f"relay_limit={value}", "ayoayo") == ("relay_limit", value)
+    status, out, err = run(capsys, "show", "ayoayo", "--option", f"relay_limit={value}")
+    assert status == 2 and out == ""
+    assert f"option relay_limit={value!r} must be an integer from 1" in err
+    assert len(err.splitlines()) == 1
+
+
 def test_python_dash_m_runs_the_command_line():
     """`python -m mancala_env` is the same command line."""
     done = subprocess.run(

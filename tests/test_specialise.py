@@ -253,7 +253,7 @@ def test_a_cache_folder_that_cannot_be_written_falls_back_to_the_temporary_one(
     monkeypatch.setattr(specialise, "_loaded", {})  # derived afresh, not found in this process
     monkeypatch.setattr(specialise, "_modules", {})
     kernels = specialised(Game("oware").params)
-    fallback = Path(tempfile.gettempdir()) / "mancala_env-cache"
+    fallback = Path(tempfile.gettempdir()) / f"mancala_env-cache-{os.getuid()}"
     assert derived_file(kernels).parent.parent == fallback
     assert not fallback.name.isidentifier()  # never imported in the package's place
 

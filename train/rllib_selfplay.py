@@ -57,6 +57,7 @@ from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LI
 from ray.rllib.utils.torch_utils import FLOAT_MIN
 
 import mancala_env
+from mancala_env.outputs import write_atomically
 from mancala_env.variants import get_variant
 
 AGENTS = ("player_0", "player_1")
@@ -360,8 +361,10 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         if args.out is not None:
             args.out.mkdir(parents=True, exist_ok=True)
             algo.save_to_path(str((args.out / "checkpoint").resolve()))
-            (args.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-            (args.out / "history.jsonl").write_text("".join(json.dumps(h) + "\n" for h in history))
+            summary_text = json.dumps(summary, indent=2) + "\n"
+            write_atomically(args.out / "summary.json", summary_text.encode())
+            history_text = "".join(json.dumps(h) + "\n" for h in history)
+            write_atomically(args.out / "history.jsonl", history_text.encode())
     finally:
         algo.stop()
         ray.shutdown()

@@ -95,12 +95,7 @@ def ray_session(workers: int, address: str | None = None) -> Iterator[ModuleType
     """Ray, connected to the cluster at `address` (``auto``: the one this machine belongs to),
     or to a local instance with `workers` CPUs when `address` is None; a session already open
     in this process is used as it is. Ray is shut down at the end only if it was started here."""
-    try:
-        import ray
-    except ImportError:
-        raise BackendError(
-            "the ray backend needs Ray: pip install 'mancala_env[ray]' (or pip install ray)"
-        ) from None
+    ray = _ray()
     started = not ray.is_initialized()
     if started:
         try:
@@ -138,6 +133,30 @@ def run_ray(
             yield ray.get(done[0])
 
 
+def _ray() -> ModuleType:
+    """The ray module, or a BackendError saying how to install it."""
+    try:
+        import ray
+    except ImportError:
+        raise BackendError(
+            "the ray backend needs Ray: pip install 'mancala_env[ray]' (or pip install ray)"
+        ) from None
+    return ray
+
+
+def check_backend(backend: str, workers: int, ray_address: str | None = None) -> None:
+    """Refuse a backend that is unknown or cannot run here, or settings it does not take,
+    before anything is played or stored."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive integer, got {workers!r}")
+    if backend == "ray":
+        _ray()
+    elif ray_address is not None:
+        raise ValueError("--ray-address goes with --backend ray")
+
+
 def run_games(
     tasks: Iterable[GameTask],
     backend: str = "local",
@@ -146,12 +165,7 @@ def run_games(
     ray_address: str | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Play `tasks` on `backend` (see BACKENDS); yields finished game records."""
-    if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers must be a positive integer, got {workers!r}")
+    check_backend(backend, workers, ray_address)
     if backend == "ray":
         return run_ray(tasks, workers, skip, ray_address)
-    if ray_address is not None:
-        raise ValueError("--ray-address goes with --backend ray")
     return run_local(tasks, workers, skip)

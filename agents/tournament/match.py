@@ -20,7 +20,7 @@ from ..base import Agent
 from ..loader import load_agent
 from ..ppo import ModelLoadError
 from .record import GameRecord
-from .schedule import GameTask
+from .schedule import GameTask, TournamentConfig
 
 _AGENTS: dict[tuple[str, str, str], Agent] = {}  # (spec, variant, identity) -> agent
 _KEPT = 16  # agents kept loaded per worker (a training run evaluates a new model each time)
@@ -42,6 +42,14 @@ def _agent(spec: str, variant: str, identity: str, seed: int) -> Agent:
     _AGENTS[key] = agent  # now the most recently used
     agent.reset(seed)
     return agent
+
+
+def check_agents(config: TournamentConfig) -> None:
+    """Load each agent of `config` for its rule set, here, so that one that cannot play it (a
+    network of another rule set, a model file over its size cap) is refused before a store is
+    opened; the agents stay loaded for the games this process plays."""
+    for spec, identity in zip(config.agents, config.identities or (), strict=True):
+        _agent(spec, config.variant, identity, seed=0)
 
 
 def start(task: GameTask | dict[str, Any]) -> Game:

@@ -33,7 +33,6 @@ import hashlib
 import json
 import math
 import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from mancala_env import Game
+from mancala_env.outputs import write_atomically
 from mancala_env.variants import VARIANTS, get_variant
 
 from ..loader import load_agent
@@ -274,22 +274,10 @@ def build_suite(
 
 
 def save_suite(suite: OpeningSuite, path: str | os.PathLike) -> str:
-    """Write `suite` to `path` atomically (a file beside it, then renamed over it); the hash
-    of the bytes written."""
+    """Write `suite` to `path` (`mancala_env.outputs.write_atomically`); the hash of the bytes
+    written."""
     data = suite.to_bytes()
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(
-        dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
-    )
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomically(path, data)
     return hashlib.sha256(data).hexdigest()
 
 

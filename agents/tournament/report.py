@@ -1,4 +1,8 @@
-"""The leaderboard for the terminal, and the Markdown and HTML reports with their plots."""
+"""The leaderboard for the terminal, and the Markdown and HTML reports with their plots.
+
+Text that comes from outside (agent names, an opening suite's search, paths) is escaped for
+where it is shown (`mancala_env.escaping`): the HTML page is made from the Markdown, whose own
+lines are the only structure it finds."""
 
 from __future__ import annotations
 
@@ -6,10 +10,13 @@ import base64
 import html
 import io
 import math
+import re
 from pathlib import Path
 
 import numpy as np
 
+from mancala_env.escaping import for_markdown, for_terminal, markdown_literal
+from mancala_env.outputs import write_atomically
 from mancala_env.variants import get_variant
 
 from ..accuracy import format_table
@@ -49,7 +56,7 @@ HEADER = ["#", "agent", "Elo", "95% interval", "score", "W-D-L", "games", "LOS n
 def format_leaderboard(result: TournamentResult) -> str:
     """The leaderboard, the crosstable and the first mover's score as terminal text."""
     ratings = result.ratings
-    rows = [HEADER, *leaderboard_rows(ratings)]
+    rows = [HEADER, *_named(leaderboard_rows(ratings), for_terminal)]
     widths = [max(len(row[c]) for row in rows) for c in range(len(HEADER))]
     lines = [
         f"{result.config.variant}: {ratings.games} games, {len(result.config.agents)} agents",
@@ -63,7 +70,7 @@ def format_leaderboard(result: TournamentResult) -> str:
         lines.append("  ".join(cells).rstrip())
     lines += ["", "crosstable (row's score against column, W-D-L):"]
     agents = [s.agent for s in ratings.standings]
-    name_width = max(len(a) for a in agents)
+    name_width = max(len(for_terminal(a)) for a in agents)
     for a in agents:
         cells = []
         for b in agents:
@@ -71,9 +78,10 @@ def format_leaderboard(result: TournamentResult) -> str:
             cells.append(
                 ""
                 if pair is None
-                else f"{b}: {pair.points:g}/{pair.games} ({pair.wins}-{pair.draws}-{pair.losses})"
+                else f"{for_terminal(b)}: {pair.points:g}/{pair.games} "
+                f"({pair.wins}-{pair.draws}-{pair.losses})"
             )
-        lines.append(f"  {a.ljust(name_width)}  " + "; ".join(c for c in cells if c))
+        lines.append(f"  {for_terminal(a).ljust(name_width)}  " + "; ".join(c for c in cells if c))
     low, high = ratings.first_mover_interval
     lines += [
         "",
@@ -82,7 +90,7 @@ def format_leaderboard(result: TournamentResult) -> str:
     ]
     if result.endgames is not None:
         agents = [s.agent for s in ratings.standings]
-        labelled = [(agent, result.endgames.rows[agent]) for agent in agents]
+        labelled = [(for_terminal(agent), result.endgames.rows[agent]) for agent in agents]
         lines += [
             "",
             f"{endgame_note(result.endgames)}:",
@@ -95,8 +103,14 @@ def endgame_note(endgames: EndgameAccuracy) -> str:
     """What the endgame accuracy table counts."""
     return (
         f"endgame accuracy: each agent's moves with a choice in positions of at most "
-        f"{endgames.max_seeds} seeds on the board, scored by {endgames.directory}"
+        f"{endgames.max_seeds} seeds on the board, "
+        f"scored by {for_terminal(str(endgames.directory))}"
     )
+
+
+def _named(rows: list[list[str]], escape) -> list[list[str]]:
+    """Table rows whose second cell, an agent's name, is escaped with `escape`."""
+    return [[row[0], escape(row[1]), *row[2:]] for row in rows]
 
 
 ENDGAME_HEADER = [
@@ -134,16 +148,17 @@ def _endgame_markdown(result: TournamentResult, agents: list[str]) -> list[str]:
     endgames = result.endgames
     if endgames is None:
         return []
-    table = [ENDGAME_HEADER, ["---"] * len(ENDGAME_HEADER), *endgame_rows(endgames, agents)]
+    rows = [[for_markdown(row[0]), *row[1:]] for row in endgame_rows(endgames, agents)]
+    table = [ENDGAME_HEADER, ["---"] * len(ENDGAME_HEADER), *rows]
     return [
         "## Endgame accuracy",
         "",
-        f"Scored by the endgame database `{endgames.directory}` (boards of at most "
-        f"{endgames.max_seeds} seeds): each agent's moves, in its own games, in the positions "
-        "the database covers where it had a choice (the opening lines left out). Keeps value: "
-        "the share of moves that keep the position's perfect value (95% Wilson interval); "
-        "seeds lost a move: the mean seeds given away against best play (95% bootstrap "
-        "interval).",
+        f"Scored by the endgame database {for_markdown(str(endgames.directory))} "
+        f"(boards of at most {endgames.max_seeds} seeds): each agent's moves, in its own "
+        "games, in the positions the database covers where it had a choice (the opening lines "
+        "left out). Keeps value: the share of moves that keep the position's perfect value "
+        "(95% Wilson interval); seeds lost a move: the mean seeds given away against best play "
+        "(95% bootstrap interval).",
         "",
         *("| " + " | ".join(row) + " |" for row in table),
         "",
@@ -268,11 +283,11 @@ def _png(figure) -> bytes:
 
 def _markdown(result: TournamentResult) -> str:
     config, ratings = result.config, result.ratings
-    table = [HEADER, ["---"] * len(HEADER), *leaderboard_rows(ratings)]
+    table = [HEADER, ["---"] * len(HEADER), *_named(leaderboard_rows(ratings), for_markdown)]
     agents = [s.agent for s in ratings.standings]
-    cross = [["", *agents], ["---"] * (len(agents) + 1)]
+    cross = [["", *map(for_markdown, agents)], ["---"] * (len(agents) + 1)]
     for a in agents:
-        row = [a]
+        row = [for_markdown(a)]
         for b in agents:
             pair = ratings.crosstable.get((a, b))
             row.append(
@@ -289,14 +304,15 @@ def _markdown(result: TournamentResult) -> str:
         f"openings {config.openings} of {config.opening_plies} plies"
         if suite is None
         else f"an opening suite of {len(suite.entries)} lines of {suite.plies} plies "
-        f"(sha256 {suite.sha256[:16]}, rated by {suite.search})"
+        f"(sha256 {suite.sha256[:16]}, rated by {for_markdown(suite.search)})"
     )
     lines = [
         f"# Tournament: {config.variant}",
         "",
         f"{ratings.games} games, {config.format}, {config.games_per_pair} games per pair, "
         f"{openings}, seed {config.seed}; "
-        f"rule options: {options}. Store: `{result.db}`, tournament `{config.key}`.",
+        f"rule options: {options}. Store: {for_markdown(str(result.db))}, "
+        f"tournament `{config.key}`.",
         "",
         "## Leaderboard",
         "",
@@ -330,45 +346,52 @@ def _markdown(result: TournamentResult) -> str:
     return "\n".join(lines)
 
 
+_CELL_BORDER = re.compile(r"(?<!\\)\|")  # a table's | that is not an escaped one
+_CODE_MARK = re.compile(r"(?<!\\)`")
+
+
+def _text(markdown: str) -> str:
+    """A line of the report's Markdown as HTML text: code marks dropped, escapes undone."""
+    return html.escape(markdown_literal(_CODE_MARK.sub("", markdown)))
+
+
 def _html(markdown: str, images: dict[str, bytes]) -> str:
     """A self-contained page: the Markdown's tables and text, the plots inlined."""
     body = []
     in_table = False
     for line in markdown.splitlines():
         if line.startswith("|"):
-            cells = [c.strip() for c in line.strip("|").split("|")]
+            cells = [c.strip() for c in _CELL_BORDER.split(line.strip()[1:-1])]
             if set("".join(cells)) <= {"-"}:
                 continue
             tag = "th" if not in_table else "td"
             if not in_table:
                 body.append("<table>")
                 in_table = True
-            body.append(
-                "<tr>" + "".join(f"<{tag}>{html.escape(c)}</{tag}>" for c in cells) + "</tr>"
-            )
+            body.append("<tr>" + "".join(f"<{tag}>{_text(c)}</{tag}>" for c in cells) + "</tr>")
             continue
         if in_table:
             body.append("</table>")
             in_table = False
-        if line.startswith("!["):
-            name = line[line.index("(") + 1 : -1]
-            data = base64.b64encode(images[name]).decode()
+        image = re.fullmatch(r"!\[[^\]]*\]\(([\w.]+)\)", line)
+        if image and image[1] in images:  # the report's own pictures, nothing else
+            data = base64.b64encode(images[image[1]]).decode()
             body.append(
-                f'<p><img alt="{html.escape(name)}" src="data:image/png;base64,{data}"></p>'
+                f'<p><img alt="{html.escape(image[1])}" src="data:image/png;base64,{data}"></p>'
             )
         elif line.startswith("## "):
-            body.append(f"<h2>{html.escape(line[3:])}</h2>")
+            body.append(f"<h2>{_text(line[3:])}</h2>")
         elif line.startswith("# "):
-            body.append(f"<h1>{html.escape(line[2:])}</h1>")
+            body.append(f"<h1>{_text(line[2:])}</h1>")
         elif line:
-            body.append(f"<p>{html.escape(line).replace('`', '')}</p>")
+            body.append(f"<p>{_text(line)}</p>")
     if in_table:
         body.append("</table>")
     style = (
         "body{font-family:sans-serif;max-width:60em;margin:2em auto}"
         "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em}"
     )
-    title = html.escape(markdown.splitlines()[0].lstrip("# "))
+    title = _text(markdown.splitlines()[0].lstrip("# "))
     return (
         f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{title}</title>'
         f"<style>{style}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n"
@@ -381,8 +404,8 @@ def write_report(result: TournamentResult, folder: str | Path) -> tuple[Path, Pa
     folder.mkdir(parents=True, exist_ok=True)
     images = _plots(result)
     for name, data in images.items():
-        (folder / name).write_bytes(data)
+        write_atomically(folder / name, data)
     markdown = _markdown(result)
-    (folder / "report.md").write_text(markdown)
-    (folder / "report.html").write_text(_html(markdown, images))
+    write_atomically(folder / "report.md", markdown.encode())
+    write_atomically(folder / "report.html", _html(markdown, images).encode())
     return folder / "report.md", folder / "report.html"

@@ -10,8 +10,9 @@ from typing import Any
 
 from tqdm import tqdm
 
-from .backends import run_games
+from .backends import check_backend, run_games
 from .endgames import EndgameAccuracy, endgame_accuracy, open_database
+from .match import check_agents
 from .ratings import Ratings, rate
 from .schedule import TournamentConfig, schedule, short
 from .store import GameStore, StoreError
@@ -51,6 +52,7 @@ def run_tournament(
     whose agents' files or rules have changed since is refused (`begin`).
     """
     database = None if endgame_db is None else open_database(endgame_db, config)
+    check_before_storing(config, backend, workers, ray_address)
     with GameStore(db) as store:
         key = begin(store, config)
         tasks = schedule(config)
@@ -85,6 +87,16 @@ def run_tournament(
         else endgame_accuracy(database, records, config.agents, seed=config.seed)
     )
     return TournamentResult(config, Path(db), records, ratings, played, endgames)
+
+
+def check_before_storing(
+    config: TournamentConfig, backend: str, workers: int, ray_address: str | None
+) -> None:
+    """Refuse, before a store is created or opened, a tournament that could not be played: a
+    backend that cannot run, an agent that cannot be loaded for the rule set. A refused
+    command leaves no new file."""
+    check_backend(backend, workers, ray_address)
+    check_agents(config)
 
 
 def begin(store: GameStore, config: TournamentConfig) -> str:

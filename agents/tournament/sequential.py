@@ -31,7 +31,7 @@ import numpy as np
 
 from .backends import run_games
 from .openings import OpeningSuite
-from .runner import begin
+from .runner import begin, check_before_storing
 from .schedule import MAX_GAMES, GameTask, TournamentConfig, scheduled
 from .sprt import Decision, EloEstimate, Sprt, elo_estimate
 from .store import GameStore
@@ -129,6 +129,7 @@ def run_match(
         raise ValueError(f"this match's schedule has {couples:,} pairs; max_pairs {max_pairs:,}")
     tally = _Tally(config.agents[0], sprt, max_pairs, report)
     played = 0
+    check_before_storing(config, backend, workers, ray_address)
     with GameStore(db) as store:
         key = begin(store, config)
 

@@ -60,6 +60,10 @@ PAIR_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
 PAIR_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)
 OUTCOMES = ("LL", "LD", "WL+DD", "WD", "WW")  # the five, as fastchess names them
 MODELS = ("logistic", "normalized")
+# The largest bounds in size each model takes. Logistic: 2000 Elo is a score of 0.99999.
+# Normalized: past about 230 nElo (t near 1) the iteration finds no distribution for many
+# counts (the LLR is NaN and the test never decides); 200 (t = 0.81) leaves a margin.
+MAX_BOUND = {"logistic": 2000, "normalized": 200}
 NELO_SCALE = 800 / math.log(10)  # normalized Elo per unit of t (score difference over sigma)
 Z95 = 1.959963984540054  # the normal distribution's two-sided 95% quantile
 _REGULARIZE = 1e-3  # the count given to an outcome never seen (fastchess's and fishtest's)
@@ -214,8 +218,12 @@ class Sprt:
                 raise ValueError(f"{name} must be between 0 and 0.5 (exclusive), got {value:g}")
         if self.model not in MODELS:
             raise ValueError(f"unknown Elo model {self.model!r}; models: {', '.join(MODELS)}")
-        if self.model == "logistic" and max(abs(self.elo0), abs(self.elo1)) > 2000:
-            raise ValueError("logistic Elo bounds are at most 2000 in size (a score of 0.99999)")
+        largest = MAX_BOUND[self.model]
+        if max(abs(self.elo0), abs(self.elo1)) > largest:
+            raise ValueError(
+                f"{self.model} Elo bounds are from -{largest} to {largest}, got elo0="
+                f"{self.elo0:g} and elo1={self.elo1:g}"
+            )
 
     @property
     def lower(self) -> float:

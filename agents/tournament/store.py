@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from mancala_env.outputs import refusal
+
 from .record import COLUMNS, JSON_COLUMNS, column_definitions
 from .schedule import TournamentConfig
 
@@ -91,6 +93,9 @@ class GameStore:
     def _open_for_writing(self) -> sqlite3.Connection:
         if self.path.parent and not self.path.parent.exists():
             raise StoreError(f"cannot create {self.path}: folder {self.path.parent} does not exist")
+        not_a_file = refusal(self.path)  # SQLite would write through it and beside it
+        if not_a_file is not None:
+            raise StoreError(not_a_file)
         if self.path.exists() and self.path.stat().st_size > 0:
             self._check_before_writing()
         folder = self.path.parent if str(self.path.parent) else Path(".")

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..arguments import fail, input_file, integer, parse_options, real
 from ..arguments import seed as seed_type
+from ..escaping import for_terminal as escaped
 from ..game import Game
 from .command import add_command, add_rule_options
 
@@ -208,12 +209,6 @@ def replay_options(parser: argparse.ArgumentParser) -> None:
         "--delay", type=real(0, MAX_DELAY), default=0.0, help="seconds between moves"
     )
     add_color_arguments(parser)
-
-
-def escaped(text: str) -> str:
-    """`text` with every character a terminal would act on (escape sequences, control
-    characters) written as a Python escape, so text from a file cannot drive the terminal."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def replay(args: argparse.Namespace) -> int:

@@ -482,7 +482,7 @@ def export(args: argparse.Namespace) -> int:
     except StoreError as error:
         return fail("export", error)
     if args.out:
-        from mancala_env.train.files import write_atomically
+        from ..outputs import write_atomically
 
         try:
             write_atomically(args.out, "".join(line + "\n" for line in lines).encode())

@@ -9,7 +9,7 @@
 - then one unsigned byte a board, in the order of `index.rank`: the most half seeds the
   player to move wins from the board against best play (the board seen from their side).
 
-A build writes ``seeds_NN.egdb.part`` and renames it when the level is complete, so a file
+A build writes each level whole or not at all (`mancala_env.outputs.atomic_file`), so a file
 with the final name is always whole.
 """
 
@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from ..outputs import atomic_file
 from .index import level_size
 
 FORMAT = 1
@@ -75,15 +76,9 @@ def write_level(
     }
     text = MAGIC + json.dumps(header).encode()
     path = level_path(directory, seeds)
-    part = path.with_name(path.name + ".part")
-    try:
-        with open(part, "wb") as file:
-            file.write(text.ljust(HEADER_SIZE, b"\0"))
-            file.write(np.ascontiguousarray(values, dtype=np.uint8).tobytes())
-        os.replace(part, path)
-    except BaseException:  # a full disk, a kill: no part file is left behind
-        part.unlink(missing_ok=True)
-        raise
+    with atomic_file(path) as file:  # a full disk, a kill: no part of a level is left behind
+        file.write(text.ljust(HEADER_SIZE, b"\0"))
+        file.write(np.ascontiguousarray(values, dtype=np.uint8).tobytes())
     return path
 
 

@@ -19,7 +19,8 @@ modules it calls and numba's version. A changed
 rule, constant or parameter therefore names a new module, which compiles by itself; nothing
 stale can be loaded. The modules live in the user's cache folder
 (``$MANCALA_ENV_CACHE``, else ``$XDG_CACHE_HOME/mancala_env``, else ``~/.cache/mancala_env``),
-written atomically; the folder may be deleted at any time.
+used only when no one else can write it (`cache_folder`), written atomically; the folder may be
+deleted at any time.
 
 What is derived: this package's kernel modules (`ENGINE`) as one module, then each of the
 `modules` asked for (for example `mancala_env.batch`) as a module of its own, each with its
@@ -40,17 +41,16 @@ import importlib
 import importlib.util
 import inspect
 import operator
-import os
 import sys
-import tempfile
-from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import numba
 import numpy as np
 
+from ..outputs import write_atomically
 from . import layout
+from .cache_folder import cache_folder
 from .jit import sources_digest
 
 ENGINE = (
@@ -73,23 +73,6 @@ _LAYOUT_INTS = {
 MAX_PASSES = 10  # folding passes a function gets (the engine's need three)
 _loaded: dict[tuple[tuple[int, ...], tuple[str, ...], bool], SimpleNamespace] = {}
 _modules: dict[str, ModuleType] = {}  # by name: what it is made of, the modules it calls too
-
-
-def cache_folder() -> Path:
-    """Where derived modules are kept: ``$MANCALA_ENV_CACHE``, else the user's cache folder,
-    or ``mancala_env-cache`` in the system's temporary directory when that one cannot be
-    written (not a name Python can import: a folder named like the package would be imported
-    in its place by a script run from the temporary directory)."""
-    if os.environ.get("MANCALA_ENV_CACHE"):
-        folder = Path(os.environ["MANCALA_ENV_CACHE"])
-    else:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        folder = Path(base) / "mancala_env"
-    try:
-        (folder / "kernels").mkdir(parents=True, exist_ok=True)
-    except OSError:
-        folder = Path(tempfile.gettempdir()) / "mancala_env-cache"
-    return folder
 
 
 def specialised(
@@ -145,7 +128,7 @@ def _derived_module(
         return _modules[module_name]
     path = cache_folder() / "kernels" / f"{module_name}.py"
     if not path.exists():
-        _write_atomically(path, derive(values, names, sources, made, room))
+        write_atomically(path, derive(values, names, sources, made, room).encode())
     spec = importlib.util.spec_from_file_location(f"{PACKAGE}.{module_name}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -168,14 +151,6 @@ def derived_name(values: tuple[int, ...], names: tuple[str, ...], sources: list[
     modules' names and of numba's version (rule sets with equal parameters share it)."""
     made_of = repr((values, names, sources, numba.__version__)).encode()
     return f"rules_{hashlib.sha256(made_of).hexdigest()[:20]}"
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    with os.fdopen(handle, "w") as out:
-        out.write(text)
-    os.replace(temporary, path)
 
 
 def derive(

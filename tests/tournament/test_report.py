@@ -1,11 +1,14 @@
 """The report's pictures: colours readable by every reader, cells that say how many games they
 rest on, and a game-length histogram that explains its second cluster."""
 
+import html
+from dataclasses import replace
 from pathlib import Path
 
 import matplotlib
 import numpy as np
 import pytest
+from mancala_env.agents.tournament.openings import read_suite, shipped_suite
 from mancala_env.agents.tournament.ratings import rate
 from mancala_env.agents.tournament.report import (
     CROSSTABLE_COLORMAP,
@@ -14,6 +17,7 @@ from mancala_env.agents.tournament.report import (
     lengths_figure,
     relative_luminance,
     text_color,
+    write_report,
 )
 from mancala_env.agents.tournament.runner import TournamentResult
 from mancala_env.agents.tournament.schedule import TournamentConfig
@@ -79,3 +83,22 @@ def test_lengths_histogram_has_a_title_and_sets_the_stall_stops_apart(result):
     assert heights == [len(result.records) - len(PAIRS), len(PAIRS)]
     markdown = _markdown(result)
     assert "stall_limit=90 plies" in markdown and f": 4 of {len(result.records)}." in markdown
+
+
+HOSTILE = "alphabeta:depth=2\n![x](evil.png)\n# Heading\x1b[31m red | cell <script>`x`"
+
+
+def test_text_from_a_suite_is_escaped_in_the_markdown_and_the_html(result, tmp_path):
+    """A suite's search holding a Markdown image line (which crashed the HTML writer), a
+    heading, an escape sequence, a table border and a tag shows as text, on its own line."""
+    suite = read_suite(shipped_suite("oware"), "oware", {})
+    config = TournamentConfig("oware", AGENTS, opening_suite=replace(suite, search=HOSTILE))
+    hostile = replace(result, config=config)
+    markdown, page = (path.read_text() for path in write_report(hostile, tmp_path))
+    assert "\x1b" not in markdown + page and "<script>" not in page
+    assert [line for line in markdown.splitlines() if line.startswith(("# ", "![", "|"))] == [
+        line for line in _markdown(result).splitlines() if line.startswith(("# ", "![", "|"))
+    ]  # no heading, picture or table row but the report's own
+    assert page.count("<img") == 3 and page.count("<h1>") == 1 and "evil.png" in page
+    assert "rated by " + html.escape("alphabeta:depth=2\\n![x](evil.png)\\n# Heading\\x1b[31m red "
+                                "| cell <script>`x`") + ")" in page  # fmt: skip

@@ -9,6 +9,7 @@ import math
 import numpy as np
 import pytest
 from mancala_env.agents.tournament.sprt import (
+    MAX_BOUND,
     NELO_SCALE,
     PAIR_SCORES,
     Z95,
@@ -193,11 +194,29 @@ def test_the_bounds_are_wald_s():
         ({"elo0": 0, "elo1": 5, "beta": -0.1}, "beta must be between 0 and 0.5"),
         ({"elo0": 0, "elo1": math.nan}, "elo1 must be finite"),
         ({"elo0": 0, "elo1": 5, "model": "bayesian"}, "unknown Elo model 'bayesian'"),
+        ({"elo0": 0, "elo1": 2001}, "logistic Elo bounds are from -2000 to 2000"),
+        (
+            {"elo0": -1e6, "elo1": 1e6, "model": "normalized"},
+            "normalized Elo bounds are from -200 to 200, got elo0=-1e[+]06",
+        ),
     ],
 )
 def test_bad_bounds_are_refused(arguments, message):
     with pytest.raises(ValueError, match=message):
         Sprt(**arguments)
+
+
+COUNTS = [(1, 0, 0, 0, 0), (0, 0, 0, 0, 1), (0, 0, 0, 1, 100), (100, 1, 0, 0, 0), (3, 0, 0, 0, 4),
+          (5, 3, 10, 2, 1), (365, 16618, 36229, 16974, 390)]  # fmt: skip
+
+
+@pytest.mark.parametrize("model", sorted(MAX_BOUND))
+def test_the_llr_is_finite_for_any_bounds_a_model_takes(model):
+    """The largest bounds a model takes still give a number for extreme counts, so a test
+    with them can decide."""
+    b = MAX_BOUND[model]
+    for elo0, elo1 in ((-b, b), (0, b), (-b, 0), (b - 1, b)):
+        assert np.all(np.isfinite(Sprt(elo0, elo1, model=model).llr(np.array(COUNTS))))
 
 
 # ---- error rates over many simulated tests ---------------------------------------------------

@@ -7,7 +7,7 @@ import io
 from pathlib import Path
 from typing import Any
 
-from ..files import write_atomically
+from mancala_env.outputs import write_atomically
 
 
 def plot_curve(evaluations: list[dict[str, Any]], path: str | Path, variant: str) -> None:

@@ -54,8 +54,9 @@ from mancala_env.agents.tournament.openings import (
 from tqdm import tqdm
 
 from mancala_env import Game
+from mancala_env.outputs import write_atomically
 
-from ..files import claim_folder, write_atomically, write_json
+from ..files import claim_folder, write_json
 from ..run import NothingToDo, TrainingInterrupted
 from .config import AZConfig
 from .curve import plot_curve
