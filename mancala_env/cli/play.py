@@ -18,7 +18,6 @@ import numpy as np
 
 from ..arguments import fail, input_file, integer, parse_options, real
 from ..arguments import seed as seed_type
-from ..escaping import for_terminal as escaped
 from ..game import Game
 from .command import add_command, add_rule_options
 
@@ -215,6 +214,7 @@ def replay(args: argparse.Namespace) -> int:
     from mancala_env.agents.tournament.replay import load_record
     from mancala_env.agents.tournament.replay import replay as replayed
 
+    from ..escaping import for_terminal as escaped
     from ..render import render_ansi
 
     try:
