@@ -52,7 +52,9 @@ from mancala_env.agents.tournament import (
     write_report,
 )
 from mancala_env.agents.tournament.openings import DEFAULT_SEARCH, shipped_suite
+from mancala_env.agents.tournament.repeats import repeat_warning
 from mancala_env.agents.tournament.replay import load_record, replay
+from mancala_env.agents.tournament.schedule import describe_openings
 
 from . import __version__, list_variants
 from .arguments import (
@@ -446,6 +448,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         f"LLR bounds ({sprt.lower:.2f}, {sprt.upper:.2f})",
         flush=True,
     )
+    print(describe_openings(config), flush=True)
     print(
         f"{'pairs':>6} {'LL':>4} {'LD':>4} {'WL+DD':>6} {'WD':>4} {'WW':>4}  {'Elo [95%]':<24} "
         f"{'nElo':<15} LLR",
@@ -499,6 +502,9 @@ def cmd_match(args: argparse.Namespace) -> int:
             f"{sprt.lower:.2f} and {sprt.upper:.2f}): a larger --max-pairs goes on"
         )
     print(verdict)
+    warning = repeat_warning(2 * last.pairs, result.distinct)
+    if warning:
+        print(warning)
     print(
         f"{last.pairs} pairs in {args.db} (tournament {config.key}; {result.played} games "
         f"played now, {result.found} pairs found there)"
@@ -794,7 +800,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--format", default=FORMATS[0], choices=FORMATS)
     p.add_argument(
-        "--openings", type=integer(0, MAX_GAMES), default=0, help="random opening lines (0: none)"
+        "--openings",
+        type=integer(0, MAX_GAMES),
+        default=None,
+        help="random opening lines (default: the rule set's shipped suite, else one line a "
+        "couple of games; 0: every game from the starting position)",
     )
     add_opening_line_arguments(p, "play from this opening suite's entries")
     p.add_argument(

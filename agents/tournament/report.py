@@ -15,7 +15,9 @@ from mancala_env.variants import get_variant
 from ..accuracy import format_table
 from .endgames import EndgameAccuracy
 from .ratings import Ratings
+from .repeats import repeat_warning
 from .runner import TournamentResult
+from .schedule import describe_openings
 
 
 def _rating(value: float) -> str:
@@ -52,7 +54,10 @@ def format_leaderboard(result: TournamentResult) -> str:
     rows = [HEADER, *leaderboard_rows(ratings)]
     widths = [max(len(row[c]) for row in rows) for c in range(len(HEADER))]
     lines = [
-        f"{result.config.variant}: {ratings.games} games, {len(result.config.agents)} agents",
+        f"{result.config.variant}: {ratings.games} games ({result.distinct} distinct), "
+        f"{len(result.config.agents)} agents",
+        describe_openings(result.config),
+        *filter(None, [repeat_warning(ratings.games, result.distinct)]),
         "",
     ]
     for row in rows:
@@ -284,20 +289,17 @@ def _markdown(result: TournamentResult) -> str:
     low, high = ratings.first_mover_interval
     lengths = [r["length"] for r in result.records]
     options = ", ".join(f"{k}={v}" for k, v in config.options.items()) or "the defaults"
-    suite = config.opening_suite
-    openings = (
-        f"openings {config.openings} of {config.opening_plies} plies"
-        if suite is None
-        else f"an opening suite of {len(suite.entries)} lines of {suite.plies} plies "
-        f"(sha256 {suite.sha256[:16]}, rated by {suite.search})"
-    )
+    warning = repeat_warning(ratings.games, result.distinct)
     lines = [
         f"# Tournament: {config.variant}",
         "",
-        f"{ratings.games} games, {config.format}, {config.games_per_pair} games per pair, "
-        f"{openings}, seed {config.seed}; "
+        f"{ratings.games} games ({result.distinct} distinct), {config.format}, "
+        f"{config.games_per_pair} games per pair, seed {config.seed}; "
         f"rule options: {options}. Store: `{result.db}`, tournament `{config.key}`.",
         "",
+        f"{describe_openings(config).capitalize()}.",
+        "",
+        *([f"**{warning}**", ""] if warning else []),
         "## Leaderboard",
         "",
         "Bradley-Terry ratings on the Elo scale (mean 0), draws counted as half a win, 95% "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import sys
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from tqdm import tqdm
 from .backends import run_games
 from .endgames import EndgameAccuracy, endgame_accuracy, open_database
 from .ratings import Ratings, rate
+from .repeats import distinct_games
 from .schedule import TournamentConfig, schedule, short
 from .store import GameStore, StoreError
 
@@ -29,6 +31,11 @@ class TournamentResult:
     ratings: Ratings
     played: int  # games played by this run (the rest were in the store already)
     endgames: EndgameAccuracy | None = None  # with an endgame database: the agents' accuracy
+
+    @cached_property
+    def distinct(self) -> int:
+        """How many of the games differ (`distinct_games`)."""
+        return distinct_games(self.records)
 
 
 def run_tournament(

@@ -119,4 +119,4 @@ def test_the_python_example_of_the_tournament_docs_runs(capsys):
     (block,) = re.findall(r"```python\n(.*?)```", page, flags=re.S)
     exec(compile(block, "docs/tournaments.md", "exec"), {})
     out = capsys.readouterr().out
-    assert "oware: 4 games, 2 agents" in out and "greedy" in out
+    assert "oware: 4 games (4 distinct), 2 agents" in out and "greedy" in out
