@@ -29,6 +29,13 @@ import numpy as np
 from tqdm import tqdm
 
 from mancala_env.agents import HumanAgent, QuitGame, load_agent
+from mancala_env.agents.metrics import (
+    OPENING_PLIES,
+    RANDOM_PLAY,
+    STRONG_PLAY,
+    compare,
+    format_metrics,
+)
 from mancala_env.agents.tournament import (
     BACKENDS,
     FORMATS,
@@ -512,6 +519,25 @@ def cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_metrics(args: argparse.Namespace) -> int:
+    try:
+        options = parse_options(args.option, args.variant)
+        agents = (RANDOM_PLAY, args.agent)
+        columns = compare(args.variant, agents, args.games, options, args.seed, args.opening_plies)
+    except (TypeError, ValueError) as error:
+        print(f"mancala metrics: error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    except KeyboardInterrupt:
+        print("\nmancala metrics: interrupted", file=sys.stderr)
+        return 130
+    print(
+        f"{args.variant}: {args.games} games a column, its agent in both seats after "
+        f"{args.opening_plies} random plies, seed {args.seed}"
+    )
+    print(format_metrics(columns))
+    return 0
+
+
 def escaped(text: str) -> str:
     """`text` with every character a terminal would act on (escape sequences, control
     characters) written as a Python escape, so text from a file cannot drive the terminal."""
@@ -900,6 +926,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="rule option")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_openings)
+
+    p = sub.add_parser("metrics", help="what games of a rule set are like: length, balance, ...")
+    p.add_argument("variant", help="rule set name (see 'mancala variants')")
+    p.add_argument("--games", type=integer(1, MAX_GAMES), default=50, help="games an agent")
+    p.add_argument(
+        "--agent", default=STRONG_PLAY, help=f"the play beside random (default {STRONG_PLAY})"
+    )
+    p.add_argument(
+        "--opening-plies",
+        type=integer(0, MAX_OPENING_PLIES),
+        default=OPENING_PLIES,
+        help=f"random plies that open each game (default {OPENING_PLIES})",
+    )
+    p.add_argument("--seed", type=seed_type, default=0, help="seed of the games and agents")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="rule option")
+    p.set_defaults(func=cmd_metrics)
 
     p = sub.add_parser("solve", help="build an endgame database of perfect play (resumable)")
     p.add_argument("variant", help="rule set name: oware, kpo or ouri")
