@@ -59,6 +59,7 @@ from mancala_env.agents.tournament import (
     write_report,
 )
 from mancala_env.agents.tournament.openings import DEFAULT_SEARCH, shipped_suite
+from mancala_env.agents.tournament.ratings import parse_anchor
 from mancala_env.agents.tournament.repeats import repeat_warning
 from mancala_env.agents.tournament.replay import load_record, replay
 from mancala_env.agents.tournament.schedule import describe_openings
@@ -326,6 +327,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             ray_address=args.ray_address,
             progress=not args.no_progress,
             endgame_db=args.endgame_db,
+            anchors=dict(args.anchor),
         )
     except (TypeError, ValueError, BackendError) as error:  # a bad store, database or suite too
         print(f"mancala tournament: error: {error}", file=sys.stderr)
@@ -412,6 +414,14 @@ def cmd_openings(args: argparse.Namespace) -> int:
         f"{args.out} (sha256 {digest[:16]})"
     )
     return 0
+
+
+def anchor(text: str) -> tuple[str, float]:
+    """The type of ``--anchor SPEC=RATING`` (`parse_anchor`)."""
+    try:
+        return parse_anchor(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def suite_file(text: str) -> str:
@@ -857,6 +867,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--seed", type=seed_type, default=0, help="seed of the schedule, games and agents"
     )
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="rule option")
+    p.add_argument(
+        "--anchor",
+        action="append",
+        default=[],
+        type=anchor,
+        metavar="SPEC=RATING",
+        help="fix an agent's rating (repeatable), e.g. random=0 or alphabeta:depth=1=1000",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_tournament)
 
