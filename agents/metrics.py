@@ -288,6 +288,19 @@ MARKDOWN_HEADER = (
 )
 
 
+def markdown_report(results: dict[str, Any]) -> str:
+    """What a results file of benchmarks/metrics.py holds: when, where and how it was measured,
+    then its table (`markdown_table`)."""
+    plays = results["settings"]["plays"]
+    games = " and ".join(f"{n} games of `{play}`" for play, n in plays.items())
+    return (
+        f"Measured on {results['date']} ({results['machine']}, {results['seconds']:,.0f} s) by "
+        f"`{results['command']}`: {games} for each rule set, each after "
+        f"{results['settings']['opening_plies']} random plies, seed {results['settings']['seed']}."
+        "\n\n" + markdown_table(results)
+    )
+
+
 def markdown_table(results: dict[str, Any]) -> str:
     """The Markdown table of a results file of benchmarks/metrics.py: a row a rule set and play."""
     rows = [MARKDOWN_HEADER]
