@@ -59,7 +59,7 @@ from mancala_env.agents.tournament import (
     write_report,
 )
 from mancala_env.agents.tournament.openings import DEFAULT_SEARCH, shipped_suite
-from mancala_env.agents.tournament.ratings import parse_anchor
+from mancala_env.agents.tournament.ratings import anchor_vector, parse_anchor
 from mancala_env.agents.tournament.repeats import repeat_warning
 from mancala_env.agents.tournament.replay import load_record, replay
 from mancala_env.agents.tournament.schedule import describe_openings
@@ -306,6 +306,11 @@ def stopped(command: str, db: Any, error: BaseException) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
+    try:
+        anchor_vector(dict(args.anchor), args.agents)
+    except ValueError as error:
+        print(f"mancala tournament: error: argument --anchor: {error}", file=sys.stderr)
+        return USAGE_ERROR
     try:
         options = parse_options(args.option, args.variant)
         config = TournamentConfig(

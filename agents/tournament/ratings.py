@@ -236,9 +236,10 @@ def parse_anchor(text: str) -> tuple[str, float]:
         value = float(rating)
     except ValueError:
         value = math.nan
-    if not equals or not spec or not math.isfinite(value):
+    if not equals or not spec or not math.isfinite(value) or abs(value) > MAX_ANCHOR:
         raise ValueError(
-            f"an anchor is SPEC=RATING, such as random=0 or alphabeta:depth=1=1000; got {text!r}"
+            f"an anchor is SPEC=RATING, such as random=0 or alphabeta:depth=1=1000, its rating "
+            f"from {-MAX_ANCHOR} to {MAX_ANCHOR}; got {text!r}"
         )
     return spec, value
 
