@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from mancala_env.agents.metrics import (
     GameTrace,
     Ply,
+    markdown_report,
     measure,
     summarise,
     trace_game,
@@ -101,6 +105,14 @@ def test_bad_counts_are_refused_in_one_line():
         measure("oware", "random", 0)
     with pytest.raises(ValueError, match="opening_plies must be an integer of 0 or more"):
         measure("oware", "random", 1, opening_plies=-1)
+
+
+def test_the_docs_table_is_the_results_file_rendered():
+    """The table of all rule sets is the results file's, rendered: no number typed by hand."""
+    root = Path(__file__).parents[1]
+    results = json.loads((root / "benchmarks" / "results" / "metrics.json").read_text())
+    assert len(results["variants"]) == 14
+    assert markdown_report(results) in (root / "docs" / "metrics.md").read_text()
 
 
 def test_the_command_prints_random_and_strong_play_side_by_side(capsys):

@@ -185,7 +185,9 @@ def test_an_anchor_splits_at_its_last_equals_sign(text, parsed):
     assert parse_anchor(text) == parsed
 
 
-@pytest.mark.parametrize("text", ["random", "=0", "random=x", "random=nan", "random=", "random=1e9"])
+@pytest.mark.parametrize(
+    "text", ["random", "=0", "random=x", "random=nan", "random=", "random=1e9"]
+)
 def test_a_bad_anchor_is_refused_with_its_form(text):
     with pytest.raises(ValueError, match="an anchor is SPEC=RATING, such as random=0"):
         parse_anchor(text)
