@@ -29,6 +29,7 @@ BASE = {
     "export": ["s.sqlite"],
     "match": ["random", "greedy"],
     "openings": ["oware", "--out", "suite.json"],
+    "metrics": ["oware"],
 }
 NOT_NUMBERS = [
     *("nan", "inf", "-inf", "²", "", " ", "abc", "1e400", "-1e400", "9" * 5000, "-" + "9" * 5000),

@@ -289,6 +289,25 @@ def shipped_suite(variant: str) -> Path | None:
     return path if path.is_file() else None
 
 
+def distinct_openings(
+    variant: str, options: dict[str, Any], couples: int, plies: int
+) -> dict[str, Any]:
+    """The openings a tournament plays when none are asked for, so that no two couples of a
+    pair start alike: the suite shipped for `variant` when it was made under `options` with
+    lines of `plies` moves and has an entry for each of the `couples` (``opening_suite``),
+    else one random line of `plies` moves for each couple (``openings``). As
+    `TournamentConfig` fields."""
+    shipped = shipped_suite(variant)
+    if shipped is not None:
+        try:
+            suite = read_suite(shipped, variant, options)
+        except SuiteError:  # made under other options
+            suite = None
+        if suite is not None and suite.plies == plies and len(suite.entries) >= couples:
+            return {"opening_suite": suite, "openings": 0}
+    return {"openings": couples}
+
+
 def read_suite(
     path: str | os.PathLike,
     variant: str | None = None,

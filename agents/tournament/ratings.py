@@ -2,7 +2,8 @@
 
 The Bradley-Terry model gives agent i a strength g_i with P(i beats j) = g_i / (g_i + g_j);
 a draw counts as half a win for each side. Strengths are fitted by Hunter's minorise-maximise
-iteration and reported on the Elo scale (400 log10 g, the agents' mean at 0). A prior of a
+iteration and reported on the Elo scale (400 log10 g, the agents' mean at 0, or anchored: see
+below). A prior of a
 quarter of a drawn game between every pair that met keeps the fit finite when an agent won or
 lost all its games (the device of BayesElo's prior draws, kept small: a larger prior pulls
 strong and weak agents together and the intervals, tested for their coverage on synthetic
@@ -14,18 +15,34 @@ and the pair's own draw rate; the model is refitted on every simulated tournamen
 and 97.5% quantiles read off. (Resampling the games themselves would give an agent that won
 every game an interval of zero width.) The likelihood of superiority of an agent over the next
 on the leaderboard is the share of simulated tournaments in which it rates higher.
+
+Anchors fix the scale. A rating centred on its own field moves whenever the field changes (a
+copy of a strong agent added lowers everyone else's), so two tournaments' numbers cannot be
+compared. Given anchors (agents with fixed ratings, such as ``random=0``), the fit holds them
+at their ratings and estimates the others against them, in the fit and in every bootstrap
+refit alike: an anchor's interval is its rating, and another agent's interval says how well its
+rating is known relative to the anchors (it widens with the distance from them). An extra copy of
+an agent then leaves the others' ratings where they were, up to the weight its games give
+results the model does not fit exactly.
+
+Beside the ratings, when every pair of agents met, `rate` gives the Nash averaging of the
+crosstable (`nash.nash_average`), which no copy of an agent and no weak agent beaten by a
+wider margin moves.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from .nash import NashAveraging, nash_average
+
 PRIOR_DRAWS = 0.25
+MAX_ANCHOR = 100_000  # Elo: far beyond any rating a tournament measures
 _TOLERANCE = 1e-10
 _MAX_ITERATIONS = 100_000
 
@@ -39,27 +56,41 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def bradley_terry(points: np.ndarray, prior_draws: float = PRIOR_DRAWS) -> np.ndarray:
+def bradley_terry(
+    points: np.ndarray, prior_draws: float = PRIOR_DRAWS, anchors: np.ndarray | None = None
+) -> np.ndarray:
     """Elo-scale ratings from `points[..., i, j]`, what agent i scored against j (a win 1, a
-    draw 1/2). Leading axes are independent problems (the bootstrap fits them all at once)."""
+    draw 1/2). Leading axes are independent problems (the bootstrap fits them all at once).
+    `anchors` (a rating for each agent, NaN for the agents fitted) holds the anchored agents at
+    their ratings; without anchors the agents' mean is 0."""
     points = np.asarray(points, dtype=float)
+    fixed, offset, anchored = None, 0.0, 1.0
+    if anchors is not None and not np.all(np.isnan(anchors)):
+        fixed = ~np.isnan(anchors)
+        offset = float(np.mean(anchors[fixed]))  # strengths stay near 1, whatever the ratings
+        anchored = 10 ** ((np.nan_to_num(anchors) - offset) / 400)
     games = points + np.swapaxes(points, -1, -2)
     met = games > 0
     points = points + met * prior_draws / 2
     games = games + met * prior_draws
     won = points.sum(axis=-1)
     strength = np.ones(points.shape[:-1])
+    if fixed is not None:
+        strength = np.where(fixed, anchored, strength)
     for _ in range(_MAX_ITERATIONS):
         pair_sum = strength[..., :, None] + strength[..., None, :]
         expected = (games / pair_sum).sum(axis=-1)
         played = expected > 0  # an agent without games keeps strength 1
         updated = np.where(played, won / np.where(played, expected, 1.0), 1.0)
-        updated /= np.exp(np.log(updated).mean(axis=-1, keepdims=True))
+        if fixed is None:
+            updated /= np.exp(np.log(updated).mean(axis=-1, keepdims=True))
+        else:
+            updated = np.where(fixed, anchored, updated)
         converged = np.max(np.abs(updated - strength)) < _TOLERANCE
         strength = updated
         if converged:
             break
-    return 400 * np.log10(strength)
+    return 400 * np.log10(strength) + offset
 
 
 @dataclass
@@ -104,6 +135,8 @@ class Ratings:
     first_mover_points: float
     first_mover_games: int
     games: int
+    anchors: dict[str, float] = field(default_factory=dict)  # the agents that fix the scale
+    nash: NashAveraging | None = None  # None unless every pair of agents met
 
     @property
     def first_mover_score(self) -> float:
@@ -126,10 +159,14 @@ def rate(
     agents: Sequence[str],
     bootstrap: int = 1000,
     seed: int = 0,
+    anchors: Mapping[str, float] | None = None,
 ) -> Ratings:
-    """Fit the ratings of `agents` on the game `records` (as `play_game` writes them)."""
+    """Fit the ratings of `agents` on the game `records` (as `play_game` writes them), with
+    the `anchors` (agent: rating) held at their ratings."""
     index = {agent: i for i, agent in enumerate(agents)}
     n = len(agents)
+    anchors = dict(anchors or {})
+    fixed = anchor_vector(anchors, agents)
     by_pair: dict[tuple[int, int], list[float]] = {}
     first_points = 0.0
     for record in records:
@@ -142,8 +179,8 @@ def rate(
     for (i, j), scores in by_pair.items():
         points[i, j] = sum(scores)
         points[j, i] = len(scores) - sum(scores)
-    ratings = bradley_terry(points)
-    samples = _bootstrap(by_pair, ratings, bootstrap, seed)
+    ratings = bradley_terry(points, anchors=fixed)
+    samples = _bootstrap(by_pair, ratings, bootstrap, seed, fixed)
     low, high = np.percentile(samples, [2.5, 97.5], axis=0)
     unplayed = points.sum(axis=0) + points.sum(axis=1) == 0
     ratings[unplayed] = low[unplayed] = high[unplayed] = np.nan
@@ -183,7 +220,50 @@ def rate(
                 superiority=superiority,
             )
         )
-    return Ratings(standings, crosstable, first_points, len(records), len(records))
+    met = points + points.T > 0
+    nash = None
+    if np.all(met | np.eye(n, dtype=bool)):
+        games = points + points.T
+        scores = np.divide(points, games, out=np.full((n, n), 0.5), where=games > 0)
+        nash = nash_average(agents, scores)
+    return Ratings(standings, crosstable, first_points, len(records), len(records), anchors, nash)
+
+
+def parse_anchor(text: str) -> tuple[str, float]:
+    """``SPEC=RATING`` (split at the last '=', as a spec holds '=' itself) as (spec, rating)."""
+    spec, equals, rating = text.rpartition("=")
+    try:
+        value = float(rating)
+    except ValueError:
+        value = math.nan
+    if not equals or not spec or not math.isfinite(value) or abs(value) > MAX_ANCHOR:
+        raise ValueError(
+            f"an anchor is SPEC=RATING, such as random=0 or alphabeta:depth=1=1000, its rating "
+            f"from {-MAX_ANCHOR} to {MAX_ANCHOR}; got {text!r}"
+        )
+    return spec, value
+
+
+def anchor_vector(anchors: Mapping[str, float], agents: Sequence[str]) -> np.ndarray | None:
+    """Each agent's anchored rating, NaN for the others (None without anchors); ValueError
+    for an anchor that is no agent of the tournament or a rating that is not a finite number."""
+    if not anchors:
+        return None
+    vector = np.full(len(agents), np.nan)
+    for agent, rating in anchors.items():
+        if agent not in agents:
+            raise ValueError(
+                f"anchor {agent!r} is not an agent of the tournament; agents: {', '.join(agents)}"
+            )
+        if isinstance(rating, bool) or not isinstance(rating, (int, float)):
+            raise ValueError(f"the anchor rating of {agent} must be a number, got {rating!r}")
+        if not math.isfinite(rating) or abs(rating) > MAX_ANCHOR:
+            raise ValueError(
+                f"the anchor rating of {agent} must be from {-MAX_ANCHOR} to {MAX_ANCHOR}, "
+                f"got {rating!r}"
+            )
+        vector[list(agents).index(agent)] = float(rating)
+    return vector
 
 
 def expected_score(difference: np.ndarray | float) -> np.ndarray | float:
@@ -192,7 +272,11 @@ def expected_score(difference: np.ndarray | float) -> np.ndarray | float:
 
 
 def _bootstrap(
-    by_pair: dict[tuple[int, int], list[float]], ratings: np.ndarray, samples: int, seed: int
+    by_pair: dict[tuple[int, int], list[float]],
+    ratings: np.ndarray,
+    samples: int,
+    seed: int,
+    anchors: np.ndarray | None = None,
 ) -> np.ndarray:
     """Ratings refitted on `samples` simulated tournaments; shape (samples, n)."""
     rng = np.random.default_rng(seed)
@@ -206,4 +290,4 @@ def _bootstrap(
         drawn = outcomes[:, 0] + 0.5 * outcomes[:, 1]
         points[:, i, j] = drawn
         points[:, j, i] = len(scores) - drawn
-    return bradley_terry(points)
+    return bradley_terry(points, anchors=anchors)

@@ -22,7 +22,9 @@ from mancala_env.variants import get_variant
 from ..accuracy import format_table
 from .endgames import EndgameAccuracy
 from .ratings import Ratings
+from .repeats import repeat_warning
 from .runner import TournamentResult
+from .schedule import describe_openings
 
 
 def _rating(value: float) -> str:
@@ -34,6 +36,8 @@ def leaderboard_rows(ratings: Ratings) -> list[list[str]]:
     rows = []
     for rank, s in enumerate(ratings.standings, 1):
         interval = "-" if math.isnan(s.low) else f"[{s.low:+.0f}, {s.high:+.0f}]"
+        if s.agent in ratings.anchors:
+            interval = "anchor"
         los = "" if s.superiority is None else f"{100 * s.superiority:.0f}%"
         rows.append(
             [
@@ -51,23 +55,68 @@ def leaderboard_rows(ratings: Ratings) -> list[list[str]]:
 
 
 HEADER = ["#", "agent", "Elo", "95% interval", "score", "W-D-L", "games", "LOS next"]
+NASH_HEADER = ["#", "agent", "Nash average", "mass"]
+
+
+def scale_note(ratings: Ratings) -> str:
+    """What fixes the Elo scale: the anchors, or the field's mean."""
+    if not ratings.anchors:
+        return "the agents' mean at 0"
+    return "anchored to " + ", ".join(f"{a}={r:g}" for a, r in ratings.anchors.items())
+
+
+def nash_rows(ratings: Ratings) -> list[list[str]]:
+    """Rank, agent, Nash average, mass in the maximum-entropy equilibrium."""
+    if ratings.nash is None:
+        return []
+    return [
+        [str(rank), agent, f"{average:+.3f}", f"{mass:.3f}"]
+        for rank, (agent, mass, average) in enumerate(ratings.nash.ranking(), 1)
+    ]
+
+
+NASH_NOTE = (
+    "Nash averaging: each agent's expected score margin (2 score - 1) against the "
+    "maximum-entropy Nash equilibrium of the crosstable's zero-sum meta-game (0 for each agent "
+    "the equilibrium plays, below 0 for the others) and its mass in that equilibrium; a copy "
+    "of an agent, or a weak agent beaten by a wider margin, moves neither"
+)
+NASH_MISSING = "Nash averaging: not given, as some pairs of agents did not meet (a gauntlet)"
+
+
+def _table(rows: list[list[str]], name_column: int = 1) -> list[str]:
+    """`rows` (a header first) as aligned text, the name column to the left."""
+    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = [
+            cell.ljust(w) if c == name_column else cell.rjust(w)
+            for c, (cell, w) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append("  ".join(cells).rstrip())
+    return lines
 
 
 def format_leaderboard(result: TournamentResult) -> str:
     """The leaderboard, the crosstable and the first mover's score as terminal text."""
     ratings = result.ratings
-    rows = [HEADER, *_named(leaderboard_rows(ratings), for_terminal)]
-    widths = [max(len(row[c]) for row in rows) for c in range(len(HEADER))]
     lines = [
-        f"{result.config.variant}: {ratings.games} games, {len(result.config.agents)} agents",
+        f"{result.config.variant}: {ratings.games} games ({result.distinct} distinct), "
+        f"{len(result.config.agents)} agents",
+        for_terminal(describe_openings(result.config)),
+        *filter(None, [repeat_warning(ratings.games, result.distinct)]),
+        f"Bradley-Terry ratings (Elo scale, {for_terminal(scale_note(ratings))}):",
+        *_table([HEADER, *_named(leaderboard_rows(ratings), for_terminal)]),
         "",
     ]
-    for row in rows:
-        cells = [
-            cell.ljust(w) if c == 1 else cell.rjust(w)
-            for c, (cell, w) in enumerate(zip(row, widths, strict=True))
+    if ratings.nash is None:
+        lines.append(NASH_MISSING)
+    else:
+        lines += [
+            "Nash averaging (score margin against the maximum-entropy Nash equilibrium of the "
+            "crosstable, and mass in it):",
+            *_table([NASH_HEADER, *_named(nash_rows(ratings), for_terminal)]),
         ]
-        lines.append("  ".join(cells).rstrip())
     lines += ["", "crosstable (row's score against column, W-D-L):"]
     agents = [s.agent for s in ratings.standings]
     name_width = max(len(for_terminal(a)) for a in agents)
@@ -265,7 +314,7 @@ def _plots(result: TournamentResult) -> dict[str, bytes]:
     )
     ax.errorbar(values, y, xerr=errors, fmt="o", capsize=4)
     ax.set_yticks(y, [s.agent for s in standings])
-    ax.set_xlabel("Elo (mean 0), 95% bootstrap interval")
+    ax.set_xlabel(f"Elo ({scale_note(ratings)}), 95% bootstrap interval")
     ax.grid(axis="x", alpha=0.3)
     images["ratings.png"] = _png(fig)
     images["crosstable.png"] = _png(crosstable_figure(ratings))
@@ -299,30 +348,30 @@ def _markdown(result: TournamentResult) -> str:
     low, high = ratings.first_mover_interval
     lengths = [r["length"] for r in result.records]
     options = ", ".join(f"{k}={v}" for k, v in config.options.items()) or "the defaults"
-    suite = config.opening_suite
-    openings = (
-        f"openings {config.openings} of {config.opening_plies} plies"
-        if suite is None
-        else f"an opening suite of {len(suite.entries)} lines of {suite.plies} plies "
-        f"(sha256 {suite.sha256[:16]}, rated by {for_markdown(suite.search)})"
-    )
+    warning = repeat_warning(ratings.games, result.distinct)
     lines = [
         f"# Tournament: {config.variant}",
         "",
-        f"{ratings.games} games, {config.format}, {config.games_per_pair} games per pair, "
-        f"{openings}, seed {config.seed}; "
+        f"{ratings.games} games ({result.distinct} distinct), {config.format}, "
+        f"{config.games_per_pair} games per pair, seed {config.seed}; "
         f"rule options: {options}. Store: {for_markdown(str(result.db))}, "
         f"tournament `{config.key}`.",
         "",
+        f"{for_markdown(describe_openings(config).capitalize())}.",
+        "",
+        *([f"**{warning}**", ""] if warning else []),
         "## Leaderboard",
         "",
-        "Bradley-Terry ratings on the Elo scale (mean 0), draws counted as half a win, 95% "
-        "bootstrap intervals; LOS next: likelihood that the agent is stronger than the next.",
+        f"Bradley-Terry ratings on the Elo scale ({for_markdown(scale_note(ratings))}), draws "
+        "counted as "
+        "half a win, 95% bootstrap intervals (an anchor's rating is fixed); LOS next: "
+        "likelihood that the agent is stronger than the next.",
         "",
         *("| " + " | ".join(row) + " |" for row in table),
         "",
         "![ratings](ratings.png)",
         "",
+        *_nash_markdown(ratings),
         "## Crosstable",
         "",
         "Score of the row's agent against the column's, with wins-draws-losses.",
@@ -353,6 +402,20 @@ _CODE_MARK = re.compile(r"(?<!\\)`")
 def _text(markdown: str) -> str:
     """A line of the report's Markdown as HTML text: code marks dropped, escapes undone."""
     return html.escape(markdown_literal(_CODE_MARK.sub("", markdown)))
+
+
+def _nash_markdown(ratings: Ratings) -> list[str]:
+    if ratings.nash is None:
+        return [f"{NASH_MISSING}.", ""]
+    table = [NASH_HEADER, ["---"] * len(NASH_HEADER), *_named(nash_rows(ratings), for_markdown)]
+    return [
+        "## Nash averaging",
+        "",
+        f"{NASH_NOTE}.",
+        "",
+        *("| " + " | ".join(row) + " |" for row in table),
+        "",
+    ]
 
 
 def _html(markdown: str, images: dict[str, bytes]) -> str:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +15,8 @@ from tqdm import tqdm
 from .backends import check_backend, run_games
 from .endgames import EndgameAccuracy, endgame_accuracy, open_database
 from .match import check_agents
-from .ratings import Ratings, rate
+from .ratings import Ratings, anchor_vector, rate
+from .repeats import distinct_games
 from .schedule import TournamentConfig, schedule, short
 from .store import GameStore, StoreError
 
@@ -31,6 +34,11 @@ class TournamentResult:
     played: int  # games played by this run (the rest were in the store already)
     endgames: EndgameAccuracy | None = None  # with an endgame database: the agents' accuracy
 
+    @cached_property
+    def distinct(self) -> int:
+        """How many of the games differ (`distinct_games`)."""
+        return distinct_games(self.records)
+
 
 def run_tournament(
     config: TournamentConfig,
@@ -41,16 +49,19 @@ def run_tournament(
     bootstrap: int = 1000,
     progress: bool = True,
     endgame_db: str | Path | None = None,
+    anchors: Mapping[str, float] | None = None,
 ) -> TournamentResult:
     """Play every game of `config` that the store at `db` does not hold yet, writing each as
     it finishes, then rate the agents on all the tournament's games; with `endgame_db` (the
     directory of an endgame database for the rule set, checked before any game is played),
-    score each agent's moves in the positions it covers as well.
+    score each agent's moves in the positions it covers as well. `anchors` (agent: rating,
+    checked before any game is played) fix those agents' ratings (`rate`).
 
     Running it again with the same config continues where a stopped run left off; several
     processes may run it on the same store at once. A stored config (`GameStore.tournaments`)
     whose agents' files or rules have changed since is refused (`begin`).
     """
+    anchor_vector(anchors or {}, config.agents)
     database = None if endgame_db is None else open_database(endgame_db, config)
     check_before_storing(config, backend, workers, ray_address)
     with GameStore(db) as store:
@@ -80,7 +91,7 @@ def run_tournament(
                     played += 1
                 bar.update(1)
         records = store.games(key)
-    ratings = rate(records, config.agents, bootstrap=bootstrap, seed=config.seed)
+    ratings = rate(records, config.agents, bootstrap=bootstrap, seed=config.seed, anchors=anchors)
     endgames = (
         None
         if database is None

@@ -10,6 +10,10 @@ agent meets the same first player, the same starting position and the same openi
 both sides of the board. With ``openings=K`` the pairs cycle through K random opening lines, the
 same for every pair of agents; with an `opening_suite` (`mancala_env.agents.tournament.openings`)
 they cycle through the suite's entries, couple k of each pair from entry k modulo the suite's size.
+Asked for nothing, a tournament gives every couple of a pair its own opening
+(`distinct_openings`): two agents that play alike from the same position would otherwise replay
+the same game, and the ratings would count each repeat as new evidence. ``openings=0`` starts
+every game from the rule set's starting position.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from mancala_env import Game
 from mancala_env.variants import get_variant
 
 from ..loader import SpecError, agent_identity, parse_spec
-from .openings import OpeningSuite, from_document, random_line
+from .openings import OpeningSuite, distinct_openings, from_document, random_line
 
 FORMATS = ("round-robin", "gauntlet")
 # The most games a tournament plays: its schedule is made whole before the first game, so a
@@ -43,7 +47,9 @@ class TournamentConfig:
     `format` is ``round-robin`` (every pair of agents) or ``gauntlet`` (the first agent
     against each of the others). `games_per_pair` is even: each pair plays as many games from
     each seat. `openings` > 0 starts the games from that many random lines of
-    `opening_plies` moves each; 0 starts every game from the rule set's starting position.
+    `opening_plies` moves each; 0 starts every game from the rule set's starting position;
+    None (the default) gives each couple of a pair its own opening (`distinct_openings`: the
+    rule set's shipped suite, else a random line a couple), and the config holds the choice.
     `opening_suite` (`read_suite`; `openings` 0 then) starts couple k of each pair from the
     suite's entry k modulo its size: its reset seed and its moves. The hash of the suite's file
     is part of the key (a changed suite makes another tournament); a config without a suite
@@ -59,7 +65,7 @@ class TournamentConfig:
     options: dict[str, Any] = field(default_factory=dict)
     games_per_pair: int = 10
     format: str = "round-robin"
-    openings: int = 0
+    openings: int | None = None
     opening_plies: int = 4
     seed: int = 0
     opening_suite: OpeningSuite | None = None
@@ -97,6 +103,8 @@ class TournamentConfig:
                 f"games_per_pair must be even (each pair plays both seats equally), "
                 f"got {self.games_per_pair}"
             )
+        if self.openings is None:
+            self._choose_openings()
         if self.format not in FORMATS:
             raise ValueError(f"unknown format {self.format!r}; formats: {', '.join(FORMATS)}")
         _check_int("openings", self.openings, 0, MAX_GAMES)
@@ -124,6 +132,16 @@ class TournamentConfig:
                 f"({len(self.pairs)} pairs of {self.games_per_pair}); "
                 "play fewer, or several tournaments with other seeds"
             )
+
+    def _choose_openings(self) -> None:
+        """Distinct openings for the couples of a pair; with a suite given, its entries."""
+        chosen: dict[str, Any] = {"openings": 0}
+        if self.opening_suite is None:
+            chosen = distinct_openings(
+                self.variant, self.options, self.games_per_pair // 2, self.opening_plies
+            )
+        for name, value in chosen.items():
+            object.__setattr__(self, name, value)
 
     @property
     def pairs(self) -> list[tuple[int, int]]:
@@ -221,6 +239,26 @@ def short(identity: str) -> str:
     """An identity as a message shows it: a hash by its first 12 hex digits."""
     kind, colon, digest = identity.partition(":")
     return f"{kind}:{digest[:12]}" if colon and kind == "sha256" else identity
+
+
+def describe_openings(config: TournamentConfig) -> str:
+    """Where the games of `config` start, in one line."""
+    couples = config.games_per_pair // 2
+    suite = config.opening_suite
+    if suite is not None:
+        cycle = f" modulo {len(suite.entries)}" if couples > len(suite.entries) else ""
+        return (
+            f"openings: the {len(suite.entries)} lines of {suite.plies} plies of opening suite "
+            f"{suite.sha256[:16]} (rated even by {suite.search}); couple k of each pair plays "
+            f"line k{cycle}"
+        )
+    if config.openings:
+        cycle = f" modulo {config.openings}" if couples > config.openings else ""
+        return (
+            f"openings: {config.openings} random lines of {config.opening_plies} plies; couple k "
+            f"of each pair plays line k{cycle}"
+        )
+    return "openings: none; every game starts from the rule set's starting position"
 
 
 def _stored_identities(config: TournamentConfig) -> tuple[str, ...]:

@@ -31,6 +31,7 @@ import numpy as np
 
 from .backends import run_games
 from .openings import OpeningSuite
+from .repeats import distinct_games
 from .runner import begin, check_before_storing
 from .schedule import MAX_GAMES, GameTask, TournamentConfig, scheduled
 from .sprt import Decision, EloEstimate, Sprt, elo_estimate
@@ -92,6 +93,7 @@ class MatchResult:
     last: MatchStep | None  # None: no pair counted (max_pairs 0 is refused, so never)
     played: int  # games played by this run
     found: int  # pairs counted from the store (played by earlier runs)
+    distinct: int  # how many of the counted pairs' games differ (`distinct_games`)
 
     @property
     def decision(self) -> Decision | None:
@@ -167,7 +169,8 @@ def run_match(
                 over = tally.advance(stored)
                 if not over and tally.pairs == counted:
                     raise RuntimeError(f"pair {counted} of tournament {key} was not played")
-    return MatchResult(config, sprt, Path(db), tally.last, played, found)
+    counted = [stored[index] for index in range(2 * tally.pairs)]
+    return MatchResult(config, sprt, Path(db), tally.last, played, found, distinct_games(counted))
 
 
 class _Tally:

@@ -3,14 +3,14 @@ replays, endgame databases and training. It sits on top of the suite (the import
 pyproject.toml): nothing imports it.
 
 One module per group of commands, each registering its own (``register``): `rules` (variants,
-kernels, bench), `play` (show, play, replay), `tournament` (tournament, match, openings,
-export), `endgames` (solve, accuracy) and `train`. In each, a command is two functions: the one
-that declares its options and the one that runs it, returning the exit status. `command` holds
-what they share: the parser that declares a command's options only when that command runs (so
-``mancala --help`` imports no agent, tournament or training code). Where a value is checked:
-the argument types of `mancala_env.arguments` where an option is declared; what only the library
-can judge, when the command runs, refused in one line on standard error by
-`mancala_env.arguments.fail` (exit status 2), which ``mancala train`` shares.
+kernels, bench), `play` (show, play, replay), `tournament` (tournament, match, openings, export),
+`metrics`, `endgames` (solve, accuracy) and `train`. In each, a command is two functions: the one
+that declares its options and the one that runs it, returning the exit status. `command` holds what
+they share: the parser that declares a command's options only when that command runs (so ``mancala
+--help`` imports no agent, tournament or training code). Where a value is checked: the argument
+types of `mancala_env.arguments` where an option is declared; what only the library can judge, when
+the command runs, refused in one line on standard error by `mancala_env.arguments.fail` (exit status
+2), which ``mancala train`` shares.
 
 Output into a pipe that closes early (``mancala show oware | head``) ends the command quietly,
 as the Python documentation recommends for BrokenPipeError.
@@ -24,11 +24,18 @@ from collections.abc import Sequence
 
 from .._version import __version__
 from ..arguments import USAGE_ERROR, Parser
-from . import endgames, play, rules, tournament, train
+from . import endgames, metrics, play, rules, tournament, train
 from .command import CommandParser
 
 BROKEN_PIPE = 1
-GROUPS = (rules, play, tournament, endgames, train)  # in the order `mancala --help` lists them
+GROUPS = (
+    rules,
+    play,
+    tournament,
+    metrics,
+    endgames,
+    train,
+)  # in the order `mancala --help` lists them
 
 
 def build_parser(lazy: bool = False) -> Parser:

@@ -157,7 +157,11 @@ def tournament_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--format", default=FORMATS[0], choices=FORMATS)
     parser.add_argument(
-        "--openings", type=integer(0, MAX_GAMES), default=0, help="random opening lines (0: none)"
+        "--openings",
+        type=integer(0, MAX_GAMES),
+        default=None,
+        help="random opening lines (default: the rule set's shipped suite, else one line a "
+        "couple of games; 0: every game from the starting position)",
     )
     add_opening_line_arguments(parser, "play from this opening suite's entries")
     add_runner_arguments(parser, "the SQLite store")
@@ -179,7 +183,25 @@ def tournament_options(parser: argparse.ArgumentParser) -> None:
         "--seed", type=seed_type, default=0, help="seed of the schedule, games and agents"
     )
     add_rule_options(parser)
+    parser.add_argument(
+        "--anchor",
+        action="append",
+        default=[],
+        type=anchor,
+        metavar="SPEC=RATING",
+        help="fix an agent's rating (repeatable), e.g. random=0 or alphabeta:depth=1=1000",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def anchor(text: str) -> tuple[str, float]:
+    """The type of ``--anchor SPEC=RATING`` (`parse_anchor`)."""
+    from mancala_env.agents.tournament.ratings import parse_anchor
+
+    try:
+        return parse_anchor(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def tournament(args: argparse.Namespace) -> int:
@@ -191,7 +213,12 @@ def tournament(args: argparse.Namespace) -> int:
         run_tournament,
         write_report,
     )
+    from mancala_env.agents.tournament.ratings import anchor_vector
 
+    try:
+        anchor_vector(dict(args.anchor), args.agents)
+    except ValueError as error:
+        return fail("tournament", f"argument --anchor: {error}")
     try:
         options = parse_options(args.option, args.variant)
         config = TournamentConfig(
@@ -213,6 +240,7 @@ def tournament(args: argparse.Namespace) -> int:
             ray_address=args.ray_address,
             progress=not args.no_progress,
             endgame_db=args.endgame_db,
+            anchors=dict(args.anchor),
         )
     except (TypeError, ValueError, BackendError) as error:  # a bad store, database or suite too
         return fail("tournament", error)
@@ -285,6 +313,10 @@ def match(args: argparse.Namespace) -> int:
         match_config,
         run_match,
     )
+    from mancala_env.agents.tournament.repeats import repeat_warning
+    from mancala_env.agents.tournament.schedule import describe_openings
+
+    from ..escaping import for_terminal
 
     try:
         sprt = Sprt(args.elo0, args.elo1, args.alpha, args.beta, args.model)
@@ -308,6 +340,7 @@ def match(args: argparse.Namespace) -> int:
         f"LLR bounds ({sprt.lower:.2f}, {sprt.upper:.2f})",
         flush=True,
     )
+    print(for_terminal(describe_openings(config)), flush=True)
     print(
         f"{'pairs':>6} {'LL':>4} {'LD':>4} {'WL+DD':>6} {'WD':>4} {'WW':>4}  {'Elo [95%]':<24} "
         f"{'nElo':<15} LLR",
@@ -360,6 +393,9 @@ def match(args: argparse.Namespace) -> int:
             f"{sprt.lower:.2f} and {sprt.upper:.2f}): a larger --max-pairs goes on"
         )
     print(verdict)
+    warning = repeat_warning(2 * last.pairs, result.distinct)
+    if warning:
+        print(warning)
     print(
         f"{last.pairs} pairs in {args.db} (tournament {config.key}; {result.played} games "
         f"played now, {result.found} pairs found there)"

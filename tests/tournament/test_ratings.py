@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from mancala_env.agents.tournament import bradley_terry, rate, wilson
-from mancala_env.agents.tournament.ratings import expected_score
+from mancala_env.agents.tournament.ratings import expected_score, parse_anchor
 
 TRUE = {"a": 300.0, "b": 100.0, "c": 0.0, "d": -400.0}
 
@@ -121,3 +121,78 @@ def test_wilson_interval():
     low, high = wilson(0.5, 100)
     assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
     assert wilson(1.0, 10)[1] == 1.0 and wilson(0.0, 10)[0] == 0.0
+
+
+def games(a: str, b: str, wins: int, losses: int) -> list[dict]:
+    """`wins` + `losses` games of a against b, seats alternating."""
+    found = []
+    for g in range(wins + losses):
+        won = g < wins
+        seat = g % 2
+        pair = (a, b) if seat == 0 else (b, a)
+        winner = seat if won else 1 - seat
+        found.append({"agent_0": pair[0], "agent_1": pair[1], "winner": winner, "first_player": 0})
+    return found
+
+
+# A, B, C about 0, 200 and 400 Elo: each pair 100 games at the scores those ratings expect
+FIELD = games("B", "A", 76, 24) + games("C", "A", 91, 9) + games("C", "B", 76, 24)
+# C2, a copy of C: C's games against A and B again, and even with C
+COPY = [
+    {**r, "agent_0": r["agent_0"].replace("C", "C2"), "agent_1": r["agent_1"].replace("C", "C2")}
+    for r in FIELD
+    if "C" in (r["agent_0"], r["agent_1"])
+] + games("C", "C2", 50, 50)
+
+
+def test_with_anchors_a_copy_of_an_agent_leaves_the_other_ratings_where_they_were():
+    def elo(records, agents, anchors=None) -> dict[str, float]:
+        ratings = rate(records, agents, bootstrap=10, anchors=anchors)
+        return {s.agent: s.rating for s in ratings.standings}
+
+    anchored = elo(FIELD, "ABC", {"A": 0})
+    padded = elo(FIELD + COPY, ["A", "B", "C", "C2"], {"A": 0})
+    assert anchored["A"] == padded["A"] == 0
+    assert anchored["B"] == pytest.approx(200, abs=10) and anchored["C"] == pytest.approx(
+        400, abs=10
+    )
+    for agent in "BC":
+        assert padded[agent] == pytest.approx(anchored[agent], abs=1.5)
+    floating, moved = elo(FIELD, "ABC"), elo(FIELD + COPY, ["A", "B", "C", "C2"])
+    assert floating["B"] - moved["B"] > 40  # centred on the field, everyone else drops
+
+
+def test_an_anchor_is_fixed_and_the_others_intervals_hold_the_truth_relative_to_it():
+    ratings = rate(
+        synthetic_games(400, seed=1), list(TRUE), bootstrap=400, seed=2, anchors={"c": 0}
+    )
+    assert ratings.anchors == {"c": 0}
+    for s in ratings.standings:
+        if s.agent == "c":
+            assert s.rating == s.low == s.high == 0
+        else:
+            assert s.low <= TRUE[s.agent] <= s.high, (s.agent, s.low, s.high)
+    high = rate(synthetic_games(400, seed=1), list(TRUE), bootstrap=50, seed=2, anchors={"c": 1000})
+    by_agent = {s.agent: s.rating for s in high.standings}
+    assert by_agent["c"] == 1000 and by_agent["a"] == pytest.approx(1300, abs=60)
+
+
+@pytest.mark.parametrize(
+    ("text", "parsed"),
+    [("random=0", ("random", 0.0)), ("alphabeta:depth=1=1000", ("alphabeta:depth=1", 1000.0))],
+)
+def test_an_anchor_splits_at_its_last_equals_sign(text, parsed):
+    assert parse_anchor(text) == parsed
+
+
+@pytest.mark.parametrize(
+    "text", ["random", "=0", "random=x", "random=nan", "random=", "random=1e9"]
+)
+def test_a_bad_anchor_is_refused_with_its_form(text):
+    with pytest.raises(ValueError, match="an anchor is SPEC=RATING, such as random=0"):
+        parse_anchor(text)
+
+
+def test_an_anchor_that_is_no_agent_names_the_agents():
+    with pytest.raises(ValueError, match="anchor 'greedy' is not an agent .*agents: a, b, c, d"):
+        rate(synthetic_games(2, seed=1), list(TRUE), anchors={"greedy": 0})

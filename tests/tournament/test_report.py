@@ -43,7 +43,9 @@ def result() -> TournamentResult:
         for k in range(games):
             stalled = k == 0  # one game of each group reaches the stall limit
             end = ("stall", 100) if stalled else ("no_move", 30 + k)
-            records.append(dict(zip(FIELDS, (AGENTS[a], AGENTS[b], 0, winner, *end), strict=True)))
+            record = dict(zip(FIELDS, (AGENTS[a], AGENTS[b], 0, winner, *end), strict=True))
+            moves = [len(records)]  # every game its own
+            records.append({**record, "variant": "oware", "options": {}, "seed": 0, "moves": moves})
     config = TournamentConfig("oware", AGENTS, options={"stall_limit": 90})
     ratings = rate(records, AGENTS, bootstrap=20)
     yield TournamentResult(config, Path("t.sqlite"), records, ratings, len(records))

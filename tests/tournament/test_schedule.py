@@ -11,6 +11,7 @@ import pytest
 from mancala_env.agents import SpecError
 from mancala_env.agents.tournament import TournamentConfig, schedule
 from mancala_env.agents.tournament.match import start
+from mancala_env.agents.tournament.schedule import describe_openings
 
 from mancala_env.game import IllegalActionError
 
@@ -18,7 +19,7 @@ AGENTS = ("random", "greedy", "alphabeta:depth=1")
 
 
 def test_round_robin_every_pair_plays_each_seat_equally_on_shared_seeds():
-    config = TournamentConfig("oware", AGENTS, games_per_pair=6)
+    config = TournamentConfig("oware", AGENTS, games_per_pair=6, openings=0)
     tasks = schedule(config)
     assert [t.index for t in tasks] == list(range(config.n_games)) == list(range(18))
     seats = Counter(t.agents for t in tasks)
@@ -49,6 +50,42 @@ def test_openings_are_the_same_lines_for_every_pair_and_legal():
         assert not game.over
     per_pair = Counter((frozenset(t.agents), t.opening) for t in tasks)
     assert set(per_pair.values()) == {4}  # each line twice from each seat, in every pair
+
+
+def couples_of_a_pair(config: TournamentConfig) -> list[tuple[int, tuple[int, ...]]]:
+    """The (seed, opening) of each couple of games of the first pair."""
+    tasks = schedule(config)[: config.games_per_pair : 2]
+    return [(t.seed, t.opening) for t in tasks]
+
+
+def test_by_default_each_couple_of_a_pair_starts_from_its_own_opening():
+    """The shipped suite where it fits the rules and has a line for each couple, else one random
+    line a couple; asking for openings=0 starts every game from the starting position, and the
+    choice is part of the tournament's key."""
+    from mancala_env.agents.tournament.openings import read_suite, shipped_suite
+
+    suite = read_suite(shipped_suite("oware"))
+    shipped = TournamentConfig("oware", AGENTS, games_per_pair=8)
+    assert shipped.opening_suite == suite and shipped.openings == 0
+    assert couples_of_a_pair(shipped) == [(e.seed, e.moves) for e in suite.entries[:4]]
+    assert "opening suite" in describe_openings(shipped)
+
+    longer = 2 * len(suite.entries) + 2  # more couples than the suite has lines
+    for config in (
+        TournamentConfig("oware", AGENTS, games_per_pair=longer),
+        TournamentConfig("oware", AGENTS, games_per_pair=8, options={"stall_limit": 99}),
+        TournamentConfig("oware", AGENTS, games_per_pair=8, opening_plies=3),
+    ):
+        couples = config.games_per_pair // 2
+        assert config.opening_suite is None and config.openings == couples
+        assert len(set(couples_of_a_pair(config))) == couples
+        assert describe_openings(config).startswith(f"openings: {couples} random lines")
+
+    start = TournamentConfig("oware", AGENTS, games_per_pair=8, openings=0)
+    assert {opening for _, opening in couples_of_a_pair(start)} == {()}
+    assert describe_openings(start).startswith("openings: none")
+    lines = TournamentConfig("oware", AGENTS, games_per_pair=8, openings=4)
+    assert len({shipped.key, start.key, lines.key}) == 3
 
 
 def test_the_same_config_gives_the_same_games_and_key():

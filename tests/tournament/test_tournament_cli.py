@@ -51,6 +51,41 @@ def test_tournament_prints_the_leaderboard_and_writes_the_report(tmp_path, capsy
     assert 'src="http' not in page and "<link" not in page
 
 
+def test_anchored_tournament_names_its_anchors_and_gives_the_nash_averages(tmp_path, capsys):
+    db, report = tmp_path / "t.sqlite", tmp_path / "report"
+    status, out, err = run(
+        capsys, "tournament", "ayoayo", "--agents", *AGENTS, "--games-per-pair", "4",
+        "--workers", "1", "--db", str(db), "--report", str(report), "--no-progress",
+        "--anchor", "alphabeta:depth=1=1000",
+    )  # fmt: skip
+    assert status == 0, err
+    assert "Bradley-Terry ratings (Elo scale, anchored to alphabeta:depth=1=1000):" in out
+    assert re.search(r"^\d\s+alphabeta:depth=1\s+\+1000\s+anchor\s", out, re.M)
+    nash = out[out.index("Nash averaging") : out.index("crosstable (row")]
+    assert {line.split()[1] for line in nash.splitlines()[2:] if line} == set(AGENTS)
+    assert "anchored to alphabeta:depth=1=1000" in (report / "report.md").read_text()
+    assert "## Nash averaging" in (report / "report.md").read_text()
+
+
+@pytest.mark.parametrize(
+    ("anchor", "message"),
+    [
+        ("mcts=0", "anchor 'mcts' is not an agent of the tournament; agents: random, greedy"),
+        ("random", "an anchor is SPEC=RATING, such as random=0"),
+    ],
+)
+def test_a_bad_anchor_is_one_line_before_any_game(tmp_path, capsys, anchor, message):
+    db = tmp_path / "t.sqlite"
+    argv = ["tournament", "oware", "--agents", "random", "greedy", "--db", str(db)]
+    try:
+        status = main([*argv, "--anchor", anchor])
+    except SystemExit as stop:
+        status = stop.code
+    err = capsys.readouterr().err
+    assert status == 2 and message in err and "Traceback" not in err
+    assert not db.exists()
+
+
 def test_replay_and_export_from_the_store(tmp_path, capsys):
     db = tmp_path / "t.sqlite"
     config = TournamentConfig("ayoayo", AGENTS[:2], games_per_pair=2)
@@ -119,4 +154,4 @@ def test_the_python_example_of_the_tournament_docs_runs(capsys):
     (block,) = re.findall(r"```python\n(.*?)```", page, flags=re.S)
     exec(compile(block, "docs/tournaments.md", "exec"), {})
     out = capsys.readouterr().out
-    assert "oware: 4 games, 2 agents" in out and "greedy" in out
+    assert "oware: 4 games (4 distinct), 2 agents" in out and "greedy" in out

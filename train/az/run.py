@@ -45,12 +45,7 @@ from mancala_env.agents.tournament import (
     run_tournament,
     wilson,
 )
-from mancala_env.agents.tournament.openings import (
-    SuiteError,
-    read_suite,
-    resolve_suite,
-    shipped_suite,
-)
+from mancala_env.agents.tournament.openings import read_suite, resolve_suite
 from tqdm import tqdm
 
 from mancala_env import Game
@@ -251,18 +246,13 @@ def _checkpoint_state(checkpoint: Path, variant: str) -> dict[str, Any]:
 
 
 def _openings(run: _Run) -> dict[str, Any]:
-    """The evaluation's openings: `eval_suite`, else the suite shipped for the rule set when it
-    was made under the run's options, else random lines of four moves, one a couple."""
+    """The evaluation's openings: `eval_suite`, else a tournament's default (`distinct_openings`:
+    the suite shipped for the rule set when it fits, else random lines of four moves, one a
+    couple)."""
     if run.config.eval_suite is not None:
         suite = read_suite(resolve_suite(run.config.eval_suite), run.variant, run.options)
         return {"opening_suite": suite}
-    shipped = shipped_suite(run.variant)
-    if shipped is not None:
-        try:
-            return {"opening_suite": read_suite(shipped, run.variant, run.options)}
-        except SuiteError:  # made under other options
-            pass
-    return {"openings": run.config.eval_games // 2, "opening_plies": 4}
+    return {}
 
 
 def evaluate(
