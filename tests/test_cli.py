@@ -334,9 +334,11 @@ def test_export_refuses_to_write_over_its_store(tmp_path, capsys):
                    progress=False, bootstrap=10)  # fmt: skip
     before = db.read_bytes()
     os.symlink(db, tmp_path / "link.sqlite")
-    for out in (db, tmp_path / "." / "s.sqlite", tmp_path / "link.sqlite"):
+    for out in (db, tmp_path / "." / "s.sqlite"):
         status, _, err = run(capsys, "export", str(db), "--out", str(out))
         assert status == 2 and f"argument --out: {out} is the db it reads" in err, err
+    status, _, err = run(capsys, "export", str(db), "--out", str(tmp_path / "link.sqlite"))
+    assert status == 2 and "link.sqlite is a symbolic link, not a regular file" in err, err
     assert db.read_bytes() == before and sorted(os.listdir(tmp_path)) == [
         "link.sqlite",
         "s.sqlite",

@@ -357,7 +357,7 @@ def _markdown(result: TournamentResult) -> str:
         f"rule options: {options}. Store: {for_markdown(str(result.db))}, "
         f"tournament `{config.key}`.",
         "",
-        f"{for_markdown(describe_openings(config).capitalize())}.",
+        f"{for_markdown(_sentence(describe_openings(config)))}.",
         "",
         *([f"**{warning}**", ""] if warning else []),
         "## Leaderboard",
@@ -402,6 +402,11 @@ _CODE_MARK = re.compile(r"(?<!\\)`")
 def _text(markdown: str) -> str:
     """A line of the report's Markdown as HTML text: code marks dropped, escapes undone."""
     return html.escape(markdown_literal(_CODE_MARK.sub("", markdown)))
+
+
+def _sentence(text: str) -> str:
+    """`text` with its first letter a capital (``str.capitalize`` would lower the rest)."""
+    return text[:1].upper() + text[1:]
 
 
 def _nash_markdown(ratings: Ratings) -> list[str]:
