@@ -38,6 +38,7 @@ class ReadError(ValueError):
 
     def __init__(self, where: Any, problem: str) -> None:
         super().__init__(f"{where}: {problem}")
+        self.where, self.problem = where, problem
 
 
 def _open_regular(path: str | os.PathLike, limit: int) -> BinaryIO:
