@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from mancala_env.readers import parse_toml, read_bytes
 
 CONFIGS = Path(__file__).parent / "configs"
 SELF = "self"  # the opponent name of the learner's frozen snapshots
@@ -155,18 +156,15 @@ def _build(cls: type, values: Any, where: str) -> Any:
         raise ValueError(f"{where}: {error}") from None
 
 
+MAX_CONFIG_BYTES = 1024 * 1024  # a config is some hundred bytes
+
+
 def read_toml(path: Path) -> dict[str, Any]:
-    """The settings of a config file; ValueError for a missing file or bad TOML."""
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # Python 3.10: the train extra brings tomli (imported here, not by `mancala --help`)
-        import tomli as tomllib
-    try:
-        return tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise ValueError(f"no training config at {path}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ValueError(f"{path} is not valid TOML: {error}") from None
+    """The settings of a config file; ValueError for a missing file, a file larger than a
+    config, or bad TOML."""
+    if not path.exists():
+        raise ValueError(f"no training config at {path}")
+    return parse_toml(read_bytes(path, MAX_CONFIG_BYTES), path)
 
 
 def load_config(variant: str, path: str | Path | None = None) -> TrainConfig:
