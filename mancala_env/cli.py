@@ -52,6 +52,7 @@ from mancala_env.agents.tournament import (
     write_report,
 )
 from mancala_env.agents.tournament.openings import DEFAULT_SEARCH, shipped_suite
+from mancala_env.agents.tournament.openings import MAX_ENTRIES as MAX_SUITE
 from mancala_env.agents.tournament.replay import load_record, replay
 
 from . import __version__, list_variants
@@ -69,6 +70,7 @@ from .arguments import seed as seed_type
 from .engine import layout as L
 from .engine.specialise import specialised
 from .game import Game
+from .inputs import MAX_WORKERS
 from .kernels import HOT_MODULES
 from .render import render_ansi
 from .variants import VARIANTS, Variant, describe_options, get_variant
@@ -80,10 +82,8 @@ COLOR_CHOICES = ("auto", "always", "never")
 DEFAULT_AGENTS = ("random", "greedy", "alphabeta:depth=2", "mcts:simulations=200")
 # the largest values the command line takes, where a larger one could only exhaust the machine
 MAX_OPENING_PLIES = 1000
-MAX_WORKERS = 1024
 MAX_POSITIONS = 10_000_000
 MAX_DELAY = 3600.0  # seconds between the moves of a replay
-MAX_SUITE = 100_000  # entries of an opening suite
 DEFAULT_OPENING_PLIES = 4
 KERNEL_MODULES = ("engine", *(name.rpartition(".")[2] for name in HOT_MODULES))
 

@@ -106,7 +106,12 @@ def test_a_run_refuses_a_folder_of_another_run_and_a_broken_checkpoint(tmp_path)
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("positions = 0", "positions must be a positive integer"),
+        ("positions = 0", "positions must be an integer from 1 to"),
+        ("games = 1000000000", "games must be an integer from 1 to 1,000,000"),
+        ("workers = 100000", "workers must be an integer from 1 to 1,024"),
+        ("teacher_depth = 1000", "teacher_depth must be an integer from 1 to 64"),
+        ("eval_depths = [99]", "each of eval_depths must be an integer from 1 to 64"),
+        ("generation = true", "generation must be an integer"),
         ("eval_games = 3", "eval_games must be even"),
         ("temperature = 0", "temperature must be a number above 0"),
         ("hidden = []", "hidden must be a list of positive integers"),
@@ -156,3 +161,24 @@ def test_the_learning_rate_falls_to_its_final_value_over_the_budget():
     assert tiny(learning_rate=2e-3).learning_rate_at(10**6) == 2e-3
     with pytest.raises(ValueError, match="final_learning_rate must be a number above 0"):
         tiny(final_learning_rate=0)
+
+
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"hidden": [100_000, 100_000]}, r"hidden \[100000, 100000\] makes a network of"),
+        ({"opponents": ["human"]}, "opponents: bad agent spec 'human': a training run has no one"),
+        ({"opponents": ["bogus"]}, "opponents: bad agent spec 'bogus'"),
+        ({"opponents": ["alphabeta:depth=99"]}, "must be an integer from 1 to 64"),
+        ({"opponents": ["az:nowhere.npz"]}, "opponents: no network at 'nowhere.npz'"),
+        ({"eval_suite": "ayoayo"}, "eval_suite: .*the opening suite is for ayoayo, not oware"),
+        ({"eval_suite": "missing.json"}, "eval_suite 'missing.json' is neither"),
+        ({"endgames": "no-such-folder"}, "endgames: no-such-folder is not a directory"),
+    ],
+)
+def test_settings_are_checked_before_the_run_writes_a_file(tmp_path, changes, message):
+    out = tmp_path / "run"
+    with pytest.raises(ValueError, match=message) as refused:
+        train_az("oware", tiny(**changes), out, progress=False)
+    assert "\n" not in str(refused.value)
+    assert not out.exists()

@@ -25,7 +25,7 @@ def run(capsys, *argv: str) -> tuple[int, str]:
         ("[ppo]\nlearning_rate = -1e-3\n", "learning_rate must be a number above 0, got -0.001"),
         ("[ppo]\ngamma = 1.5\n", "gamma must be a number from 0 to 1, got 1.5"),
         ("[ppo]\nclip_range = inf\n", "clip_range must be a number above 0, got inf"),
-        ("[ppo]\nn_epochs = 1.5\n", "n_epochs must be a positive integer, got 1.5"),
+        ("[ppo]\nn_epochs = 1.5\n", "n_epochs must be an integer from 1 to .*, got 1.5"),
         ("[ppo]\nnet_arch = [64, 'wide']\n", "net_arch must be a list of layer widths"),
         ("ppo = 3\n", "[ppo] must be a table of settings, got 3"),
         ("self_share = 'half'\n", "self_share must be a number from 0 to 1, got 'half'"),

@@ -13,11 +13,10 @@ from typing import Any
 from mancala_env.arguments import Parser, input_file, input_folder, integer, output_folder, real
 from mancala_env.arguments import seed as seed_type
 
-from .config import SELF, load_config
+from .config import MAX_ENVS, SELF, load_config
 
 USAGE_ERROR = 2
 INTERRUPTED = 130
-MAX_ENVS = 1_000_000  # games stepped together: more could only exhaust the machine
 ALGORITHMS = ("ppo", "az")
 
 

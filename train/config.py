@@ -13,6 +13,8 @@ from mancala_env.readers import parse_toml, read_bytes
 
 CONFIGS = Path(__file__).parent / "configs"
 SELF = "self"  # the opponent name of the learner's frozen snapshots
+MAX_ENVS = 1_000_000  # games stepped together: more could only exhaust the machine
+MAX_COUNT = 2**53  # a budget or count kept exact as a float (a learning rate's schedule)
 
 
 @dataclass
@@ -64,9 +66,10 @@ class TrainConfig:
     ppo: PPOSettings = field(default_factory=PPOSettings)
 
     def __post_init__(self) -> None:
-        for name in ("timesteps", "n_envs", "snapshot_every", "pool_size", "eval_every",
+        for name in ("timesteps", "snapshot_every", "pool_size", "eval_every",
                      "checkpoint_every"):  # fmt: skip
             _positive_int(name, getattr(self, name))
+        _positive_int("n_envs", self.n_envs, high=MAX_ENVS)
         _positive_int("eval_games", self.eval_games)
         if self.eval_games % 2:
             raise ValueError(f"eval_games must be even (both seats), got {self.eval_games}")
@@ -119,10 +122,9 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _positive_int(name: str, value: Any, low: int = 1) -> None:
-    if not _is_int(value) or value < low:
-        what = "a positive integer" if low == 1 else f"an integer of {low} or more"
-        raise ValueError(f"{name} must be {what}, got {value!r}")
+def _positive_int(name: str, value: Any, low: int = 1, high: int = MAX_COUNT) -> None:
+    if not _is_int(value) or not low <= value <= high:
+        raise ValueError(f"{name} must be an integer from {low} to {high:,}, got {value!r}")
 
 
 def _number(name: str, value: Any, low: float, high: float | None, low_open: bool = False) -> None:

@@ -15,6 +15,7 @@ from stable_baselines3.common.vec_env import VecMonitor
 from mancala_env.variants import get_variant
 from mancala_env.vec_env import MancalaVecEnv
 
+from .checks import check_opponents
 from .config import PPOSettings, TrainConfig
 from .files import claim_folder, save_model, write_json
 from .pool import OpponentPool
@@ -143,6 +144,8 @@ def train(
     (when given) is told so in one line.
     """
     get_variant(variant)
+    check_opponents(config.opponents, variant, "opponents")
+    check_opponents(config.eval_opponents, variant, "eval_opponents")
     out = Path(out)
     state = None
     if resume is not None:

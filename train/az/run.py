@@ -49,6 +49,7 @@ from tqdm import tqdm
 
 from mancala_env import Game
 
+from ..checks import check_az_settings
 from ..files import claim_folder, write_atomically, write_json
 from ..run import NothingToDo, TrainingInterrupted
 from .config import AZConfig
@@ -312,6 +313,7 @@ def train_az(
     stops it, its newest checkpoint kept, with TrainingInterrupted."""
     options = dict(options or {})
     out = Path(out)
+    check_az_settings(variant, options, config)
     run = _Run(variant, options, config, seed)
     if resume is not None:
         if overwrite:
