@@ -64,7 +64,9 @@ def _open_regular(path: str | os.PathLike, limit: int) -> BinaryIO:
 def read_bytes(path: str | os.PathLike, limit: int) -> bytes:
     """The bytes of the regular file at `path`, refused unread when it holds more than `limit`."""
     with _open_regular(path, limit) as file:
-        data = file.read(limit + 1)
+        size = os.fstat(file.fileno()).st_size
+        data = file.read(size + 1)  # a read allocates what it asks for: ask for what is there
+        data += file.read(limit + 1 - len(data)) if len(data) > size else b""
     if len(data) > limit:  # it grew while being read
         raise ReadError(path, f"is over {limit:,} bytes; at most {limit:,} are read")
     return data
