@@ -18,8 +18,9 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import math
 import os
-import zipfile
+import warnings
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -28,12 +29,16 @@ from typing import Any
 import numpy as np
 
 from mancala_env import Game
+from mancala_env.inputs import is_integer
 from mancala_env.observation import observation_high
+from mancala_env.readers import NpzArchive, ReadError, file_sha256, integer, parse_json, read_bytes
+from mancala_env.variants import VARIANTS, get_variant
 
 FORMAT_NAME = "mancala-az-network"
 FORMAT_VERSION = 1
 COUNT_CAP = 24  # an observed number is also seen one-hot up to this count (Oware's half)
-MAX_NETWORK_BYTES = 256 * 1024 * 1024  # no network this code writes is larger
+MAX_NETWORK_BYTES = 256 * 1024 * 1024  # no network this code writes is larger, nor its weights
+MAX_META_BYTES = 64 * 1024  # a meta is a few hundred bytes
 SHIPPED = Path(__file__).parent / "networks"  # the networks that ship: RULE_SET.npz
 # Rule sets that are another's rules under another name, and so play its network: Kpo is Oware
 # (variants/oware.py: the same options and readings, so the same parameters and observations).
@@ -42,6 +47,10 @@ SAME_RULES = {"kpo": "oware"}
 
 class NetworkError(ValueError):
     """A network file that cannot be read, or that does not fit the game it is asked to play."""
+
+
+class OlderRulesWarning(UserWarning):
+    """A network fitted to a rule set's earlier version plays its current one."""
 
 
 def encoding_caps(high: np.ndarray) -> np.ndarray:
@@ -132,6 +141,14 @@ class Network:
                 f"{self.meta['n_actions']} actions) does not fit {game.variant.name} under "
                 f"these options (observations ({len(high)},), {game.n_actions} actions)"
             )
+        version, fitted = game.variant.version_of(game.options), self.meta["rules_version"]
+        if fitted != version:
+            warnings.warn(
+                f"the network {where} was fitted to {self.variant} v{fitted}; these rules are "
+                f"v{version} ({game.variant.env_id(version)}), so it may play worse",
+                OlderRulesWarning,
+                stacklevel=2,
+            )
 
     def to_bytes(self, dtype: type = np.float32) -> bytes:
         """The network as an ``.npz`` file's bytes (`read_network` reads them back)."""
@@ -162,56 +179,79 @@ def network_meta(game: Game, hidden: list[int]) -> dict[str, Any]:
 
 
 def _check_meta(meta: Any) -> None:
-    if not isinstance(meta, dict) or meta.get("format") != {
-        "name": FORMAT_NAME,
-        "version": FORMAT_VERSION,
-    }:
+    fmt = meta.get("format") if isinstance(meta, dict) else None
+    if (
+        not isinstance(fmt, dict)
+        or fmt.get("name") != FORMAT_NAME
+        or not is_integer(fmt.get("version"))
+        or fmt["version"] != FORMAT_VERSION
+    ):
         raise ValueError(f"it is not a {FORMAT_NAME} file of version {FORMAT_VERSION}")
-    for key in ("variant", "observation_high", "caps", "n_actions", "hidden"):
+    for key in ("variant", "rules_version", "observation_high", "caps", "n_actions", "hidden"):
         if key not in meta:
             raise ValueError(f"its meta has no {key!r}")
+    if meta["variant"] not in VARIANTS:
+        raise ValueError(f"its meta's variant {meta['variant']!r} is not a rule set")
+    current = get_variant(meta["variant"]).version
+    integer(meta["rules_version"], f"its meta's rules_version ({meta['variant']})", 0, current)
     high, caps, hidden = meta["observation_high"], meta["caps"], meta["hidden"]
     sizes = [high, caps, hidden]
-    if not all(isinstance(s, list) and all(type(v) is int and v >= 0 for v in s) for s in sizes):
+    if not all(isinstance(s, list) and all(is_integer(v) and v >= 0 for v in s) for s in sizes):
         raise ValueError("its observation sizes, caps and layer widths are not counts")
     if len(high) != len(caps) or caps != [int(c) for c in encoding_caps(np.array(high))]:
         raise ValueError("its encoding caps do not fit its observation")
-    if type(meta["n_actions"]) is not int or meta["n_actions"] < 1 or not all(hidden):
+    if not is_integer(meta["n_actions"]) or meta["n_actions"] < 1 or not all(hidden):
         raise ValueError("its action count or a layer width is not positive")
 
 
-def parse_network(content: bytes) -> Network:
-    """The network in `content` (an ``.npz`` file's bytes), every array checked against the
-    sizes its meta gives; ValueError says what does not fit."""
-    if len(content) > MAX_NETWORK_BYTES:
-        raise ValueError(f"it is over {MAX_NETWORK_BYTES:,} bytes")
-    try:
-        with np.load(io.BytesIO(content), allow_pickle=False) as archive:
-            arrays = {name: archive[name] for name in archive.files}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
-        raise ValueError(f"it is not a numpy .npz file ({error})") from None
-    if "meta" not in arrays or arrays["meta"].dtype != np.uint8:
-        raise ValueError("it has no meta")
-    try:
-        meta = json.loads(arrays["meta"].tobytes().decode())
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ValueError(f"its meta is not JSON ({error})") from None
-    _check_meta(meta)
+def weight_shapes(meta: dict[str, Any]) -> dict[str, tuple[int, ...]]:
+    """The arrays a network file of this `meta` holds besides the meta, and their shapes."""
     widths = [encoded_size(np.array(meta["caps"])), *meta["hidden"]]
+    shapes: dict[str, tuple[int, ...]] = {}
+    names = [f"layer_{i}" for i in range(len(meta["hidden"]))]
+    ends = [*widths[1:], meta["n_actions"], 1]
+    starts = [*widths, widths[-1]]
+    for name, inputs, outputs in zip([*names, "policy", "value"], starts, ends, strict=True):
+        shapes[f"{name}_weight"] = (inputs, outputs)
+        shapes[f"{name}_bias"] = (outputs,)
+    return shapes
 
-    def pair(name: str, inputs: int, outputs: int) -> tuple[np.ndarray, np.ndarray]:
-        weight, bias = arrays.get(f"{name}_weight"), arrays.get(f"{name}_bias")
-        for array, shape in ((weight, (inputs, outputs)), (bias, (outputs,))):
-            if array is None or array.shape != shape or array.dtype.kind != "f":
-                raise ValueError(f"its {name} weights are not floats of shape {shape}")
-            if not np.all(np.isfinite(array)):
-                raise ValueError(f"its {name} weights are not all finite")
-        return weight.astype(np.float32), bias.astype(np.float32)
 
-    layers = tuple(pair(f"layer_{i}", widths[i], widths[i + 1]) for i in range(len(meta["hidden"])))
-    policy = pair("policy", widths[-1], meta["n_actions"])
-    value = pair("value", widths[-1], 1)
-    return Network(meta, layers, policy, value)
+def float32_bytes(meta: dict[str, Any]) -> int:
+    """Bytes of the weights of a network of this `meta` as float32 (what torch fits)."""
+    return 4 * sum(math.prod(shape) for shape in weight_shapes(meta).values())
+
+
+def parse_network(content: bytes, where: Any = "the network") -> Network:
+    """The network in `content` (an ``.npz`` file's bytes), every member checked against the
+    names and sizes its meta gives before it is inflated; ValueError says what does not fit."""
+    if len(content) > MAX_NETWORK_BYTES:
+        raise ReadError(where, f"it is over {MAX_NETWORK_BYTES:,} bytes")
+    with NpzArchive(content, where, MAX_NETWORK_BYTES) as archive:
+        declared = archive.members.get("meta")
+        if declared is None or declared.dtype != np.uint8 or len(declared.shape) != 1:
+            raise ReadError(where, "it has no meta (JSON bytes)")
+        if declared.nbytes > MAX_META_BYTES:
+            raise ReadError(where, f"its meta is over {MAX_META_BYTES:,} bytes")
+        meta = parse_json(archive.array("meta").tobytes(), f"{where} meta")
+        try:
+            _check_meta(meta)
+        except ValueError as error:
+            raise ReadError(where, str(error)) from None
+        shapes = weight_shapes(meta)
+        archive.expect({"meta": (declared.shape, "u"), **{n: (s, "f") for n, s in shapes.items()}})
+        arrays = {name: archive.array(name) for name in shapes}
+    for name, array in arrays.items():
+        if not np.all(np.isfinite(array)):
+            raise ReadError(where, f"its {name} weights are not all finite")
+
+    def pair(name: str) -> tuple[np.ndarray, np.ndarray]:
+        return arrays[f"{name}_weight"].astype(np.float32), arrays[f"{name}_bias"].astype(
+            np.float32
+        )
+
+    layers = tuple(pair(f"layer_{i}") for i in range(len(meta["hidden"])))
+    return Network(meta, layers, pair("policy"), pair("value"))
 
 
 def network_file(name: str | os.PathLike) -> Path:
@@ -235,12 +275,11 @@ def network_file(name: str | os.PathLike) -> Path:
 def read_network(name: str | os.PathLike) -> tuple[Network, str]:
     """The network `name` names (`network_file`) and its identity (the hash of its bytes)."""
     path = network_file(name)
-    with open(path, "rb") as file:
-        content = file.read(MAX_NETWORK_BYTES + 1)
     try:
-        network = parse_network(content)
+        content = read_bytes(path, MAX_NETWORK_BYTES)
+        network = parse_network(content, repr(str(path)))
     except ValueError as error:
-        raise NetworkError(f"cannot load a network from {str(path)!r}: {error}") from None
+        raise NetworkError(f"cannot load a network: {error}") from None
     return network, network_identity_of(content)
 
 
@@ -249,6 +288,10 @@ def network_identity_of(content: bytes) -> str:
 
 
 def network_identity(name: str | os.PathLike) -> str:
-    """What the network `name` names is: the hash of its file's bytes (nothing is loaded)."""
-    with open(network_file(name), "rb") as file:
-        return network_identity_of(file.read())
+    """What the network `name` names is: the hash of its file's bytes, read in chunks once
+    the file is known to be no larger than a network (nothing is loaded)."""
+    path = network_file(name)
+    try:
+        return "sha256:" + file_sha256(path, MAX_NETWORK_BYTES)
+    except ValueError as error:
+        raise NetworkError(f"cannot load a network: {error}") from None

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import json
 import os
 import pickle
 import zipfile
@@ -28,6 +27,10 @@ import numpy as np
 
 from mancala_env import Game
 from mancala_env.observation import observation_high, observe
+from mancala_env.readers import file_sha256, parse_json, read_bytes
+
+MAX_MODEL_BYTES = 256 * 1024 * 1024  # a model of the largest net_arch trained here is ~10 MB
+MAX_DATA_BYTES = 16 * 1024 * 1024  # its settings (JSON) are some kB
 
 
 class ModelLoadError(ValueError):
@@ -49,8 +52,21 @@ def content_identity(content: bytes) -> str:
 
 
 def model_identity(path: str | os.PathLike) -> str:
-    """`content_identity` of the model file at `path`."""
-    return content_identity(model_file(path).read_bytes())
+    """`content_identity` of the model file at `path`, read in chunks once the file is known
+    to be no larger than a model."""
+    file = model_file(path)
+    try:
+        return "sha256:" + file_sha256(file, MAX_MODEL_BYTES)
+    except ValueError as error:
+        raise ModelLoadError(f"cannot load a MaskablePPO model: {error}") from None
+
+
+def _member(archive: zipfile.ZipFile, name: str, limit: int) -> bytes:
+    """Member `name` of a model's zip, refused unread when it declares more than `limit` bytes."""
+    size = archive.getinfo(name).file_size
+    if size > limit:
+        raise ValueError(f"its {name} is {size:,} bytes; at most {limit:,} are read")
+    return archive.read(name)
 
 
 def _import_sb3(path: Any) -> None:
@@ -125,11 +141,13 @@ def _policy_from_weights(content: bytes, variant: str | None) -> Any:
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
     with zipfile.ZipFile(io.BytesIO(content)) as archive:
-        data = json.loads(archive.read("data"))
+        data = parse_json(_member(archive, "data", MAX_DATA_BYTES), "its data")
         if not isinstance(data, dict):
             raise ValueError("its data is not a JSON object")
         weights = torch.load(
-            io.BytesIO(archive.read("policy.pth")), map_location="cpu", weights_only=True
+            io.BytesIO(_member(archive, "policy.pth", MAX_MODEL_BYTES)),
+            map_location="cpu",
+            weights_only=True,
         )
     observation_space, action_space = _spaces(data, variant)
     policy = MaskableActorCriticPolicy(
@@ -156,7 +174,10 @@ def load_maskable_ppo(
     ModelLoadError names the path and the reason."""
     file = model_file(path)
     _import_sb3(file)
-    content = file.read_bytes()
+    try:
+        content = read_bytes(file, MAX_MODEL_BYTES)
+    except ValueError as error:
+        raise ModelLoadError(f"cannot load a MaskablePPO model: {error}") from None
     try:
         if trust:
             from sb3_contrib import MaskablePPO

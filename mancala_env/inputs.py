@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 INT32_MAX = 2**31 - 1  # the engine's state and rule parameters are int32
+MAX_WORKERS = 1024  # processes a command starts at most: more could only exhaust the machine
 
 
 def is_integer(value: Any) -> bool:

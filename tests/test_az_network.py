@@ -115,11 +115,11 @@ def _with_meta(arrays: dict, **changes) -> dict:
         (lambda a: _npz(**{k: v for k, v in a.items() if k != "meta"}), "no meta"),
         (lambda a: _npz(**{**a, "meta": np.frombuffer(b"{nope", np.uint8)}), "not JSON"),
         (lambda a: _npz(**_with_meta(a, format={"name": "x", "version": 1})), "not a mancala"),
-        (lambda a: _npz(**_with_meta(a, hidden=[9])), "layer_0 weights"),
+        (lambda a: _npz(**_with_meta(a, hidden=[9])), "layer_0_weight"),
         (lambda a: _npz(**_with_meta(a, caps=[1] * 16)), "caps do not fit"),
         (lambda a: _npz(**_with_meta(a, n_actions=0)), "not positive"),
         (lambda a: _npz(**{**a, "policy_bias": np.full(6, np.nan)}), "not all finite"),
-        (lambda a: _npz(**{**a, "value_weight": np.zeros((3, 1))}), "value weights"),
+        (lambda a: _npz(**{**a, "value_weight": np.zeros((3, 1))}), "value_weight"),
     ],
 )
 def test_a_corrupt_network_is_refused_with_its_reason(corrupt, reason):
@@ -134,7 +134,7 @@ def test_a_pickled_array_is_refused_without_running_it(tmp_path):
     np.savez(buffer, **{**arrays, "policy_bias": np.array([object()], dtype=object)})
     path = tmp_path / "evil.npz"
     path.write_bytes(buffer.getvalue())
-    with pytest.raises(NetworkError, match="cannot load a network from"):
+    with pytest.raises(NetworkError, match="cannot load a network"):
         read_network(path)
 
 

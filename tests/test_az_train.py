@@ -93,7 +93,7 @@ def test_a_run_refuses_a_folder_of_another_run_and_a_broken_checkpoint(tmp_path)
     kept = buffer.read_bytes()
     np.savez(buffer, observations=np.zeros((3, 5), np.int16), legal=np.ones((3, 6), bool),
              policy=np.zeros((3, 6), np.float32), value=np.zeros(3, np.float32))  # fmt: skip
-    with pytest.raises(ValueError, match="kept observations are not of shape"):
+    with pytest.raises(ValueError, match=r"observations is int16 of shape \(3, 5\)"):
         train_az("oware", tiny(), tmp_path / "run", resume=checkpoint, progress=False)
     buffer.write_bytes(kept)
     checkpoint.with_suffix(".pt").write_bytes(b"garbage")
@@ -107,7 +107,12 @@ def test_a_run_refuses_a_folder_of_another_run_and_a_broken_checkpoint(tmp_path)
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("positions = 0", "positions must be a positive integer"),
+        ("positions = 0", "positions must be an integer from 1 to"),
+        ("games = 1000000000", "games must be an integer from 1 to 1,000,000"),
+        ("workers = 100000", "workers must be an integer from 1 to 1,024"),
+        ("teacher_depth = 1000", "teacher_depth must be an integer from 1 to 64"),
+        ("eval_depths = [99]", "each of eval_depths must be an integer from 1 to 64"),
+        ("generation = true", "generation must be an integer"),
         ("eval_games = 3", "eval_games must be even"),
         ("temperature = 0", "temperature must be a number above 0"),
         ("hidden = []", "hidden must be a list of positive integers"),
@@ -210,3 +215,70 @@ def test_the_learning_rate_falls_to_its_final_value_over_the_budget():
     assert tiny(learning_rate=2e-3).learning_rate_at(10**6) == 2e-3
     with pytest.raises(ValueError, match="final_learning_rate must be a number above 0"):
         tiny(final_learning_rate=0)
+
+
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"hidden": [100_000, 100_000]}, r"hidden \[100000, 100000\] makes a network of"),
+        ({"opponents": ["human"]}, "opponents: bad agent spec 'human': a training run has no one"),
+        ({"opponents": ["bogus"]}, "opponents: bad agent spec 'bogus'"),
+        ({"opponents": ["alphabeta:depth=99"]}, "must be an integer from 1 to 64"),
+        ({"opponents": ["az:nowhere.npz"]}, "opponents: no network at 'nowhere.npz'"),
+        ({"eval_suite": "ayoayo"}, "eval_suite: .*the opening suite is for ayoayo, not oware"),
+        ({"eval_suite": "missing.json"}, "eval_suite 'missing.json' is neither"),
+        ({"endgames": "no-such-folder"}, "endgames: no-such-folder is not a directory"),
+    ],
+)
+def test_settings_are_checked_before_the_run_writes_a_file(tmp_path, changes, message):
+    out = tmp_path / "run"
+    with pytest.raises(ValueError, match=message) as refused:
+        train_az("oware", tiny(**changes), out, progress=False)
+    assert "\n" not in str(refused.value)
+    assert not out.exists()
+
+
+def _edit_json(path, change):
+    document = json.loads(path.read_text())
+    change(document)
+    path.write_text(json.dumps(document))
+
+
+def _edit_buffer(path, change):
+    with np.load(path) as saved:
+        arrays = {name: saved[name].copy() for name in saved.files}
+    change(arrays)
+    np.savez(path, **arrays)
+
+
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda s, b: _edit_json(s, lambda d: d.update(generation=2**70)), "generation must be"),
+        (lambda s, b: _edit_json(s, lambda d: d.update(generation=True)), "generation must be"),
+        (lambda s, b: _edit_json(s, lambda d: d.update(seconds=float("nan"))), "seconds must be"),
+        (lambda s, b: _edit_json(s, lambda d: d.update(positions=-(10**12))), "positions must be"),
+        (lambda s, b: _edit_json(s, lambda d: d.update(evaluations=[1])), r"evaluations\[0\] must"),
+        (lambda s, b: _edit_json(s, lambda d: d.update(extra=1)), "its fields must be"),
+        (lambda s, b: s.write_text("[" * 10_000 + "]" * 10_000), "nests 10000 levels deep"),
+        (lambda s, b: _edit_json(s, lambda d: d.update(options={})), "other oware options: grand"),
+        (lambda s, b: _edit_json(s, lambda d: d["config"].update(hidden=[9])), "hidden \\[9\\]"),
+        (lambda s, b: _edit_buffer(b, lambda a: a["observations"].fill(30_000)), "outside the obs"),
+        (lambda s, b: _edit_buffer(b, lambda a: a["policy"].fill(-5)), "not probabilities"),
+        (lambda s, b: _edit_buffer(b, lambda a: a["legal"].fill(False)), "has no legal move"),
+        (lambda s, b: _edit_buffer(b, lambda a: a.update(extra=np.zeros(1))), "unknown members"),
+    ],
+)
+def test_a_checkpoint_whose_state_or_kept_positions_are_impossible_is_refused(
+    tmp_path, edit, message
+):
+    options = {"grand_slam": "capture"}
+    train_az("oware", tiny(positions=12), tmp_path / "run", options=options, progress=False)
+    checkpoint = tmp_path / "run" / "checkpoints" / "gen_1.npz"
+    edit(checkpoint.with_suffix(".json"), checkpoint.with_suffix(".buffer.npz"))
+    before = {p.name: p.read_bytes() for p in checkpoint.parent.iterdir()}
+    with pytest.raises(ValueError, match=message) as refused:
+        train_az("oware", tiny(), tmp_path / "run", options=options, resume=checkpoint,
+                 progress=False)  # fmt: skip
+    assert "\n" not in str(refused.value)
+    assert {p.name: p.read_bytes() for p in checkpoint.parent.iterdir()} == before

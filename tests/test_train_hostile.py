@@ -5,7 +5,7 @@ put right runs (a failed run used to leave an --out folder that refused the reru
 from __future__ import annotations
 
 import pytest
-from mancala_env.train.config import PPOSettings, TrainConfig, load_config
+from mancala_env.train.config import MAX_COUNT, PPOSettings, TrainConfig, load_config
 from mancala_env.train.run import train
 
 from mancala_env.cli import main
@@ -16,16 +16,19 @@ def run(capsys, *argv: str) -> tuple[int, str]:
     return status, capsys.readouterr().err
 
 
+BOUND = f"{MAX_COUNT:,}"  # the largest count a setting takes
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("[ppo]\nbatch_size = 0\n", "[ppo]: batch_size must be an integer of 2 or more, got 0"),
+        ("[ppo]\nbatch_size = 0\n", f"batch_size must be an integer from 2 to {BOUND}, got 0"),
         ("[ppo]\nlearning_rate = 'fast'\n", "learning_rate must be a number above 0, got 'fast'"),
         ("[ppo]\nlearning_rate = nan\n", "learning_rate must be a number above 0, got nan"),
         ("[ppo]\nlearning_rate = -1e-3\n", "learning_rate must be a number above 0, got -0.001"),
         ("[ppo]\ngamma = 1.5\n", "gamma must be a number from 0 to 1, got 1.5"),
         ("[ppo]\nclip_range = inf\n", "clip_range must be a number above 0, got inf"),
-        ("[ppo]\nn_epochs = 1.5\n", "n_epochs must be a positive integer, got 1.5"),
+        ("[ppo]\nn_epochs = 1.5\n", f"n_epochs must be an integer from 1 to {BOUND}, got 1.5"),
         ("[ppo]\nnet_arch = [64, 'wide']\n", "net_arch must be a list of layer widths"),
         ("ppo = 3\n", "[ppo] must be a table of settings, got 3"),
         ("self_share = 'half'\n", "self_share must be a number from 0 to 1, got 'half'"),

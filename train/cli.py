@@ -23,10 +23,9 @@ from mancala_env.arguments import (
 )
 from mancala_env.arguments import seed as seed_type
 
-from .config import SELF, load_config
+from .config import MAX_ENVS, SELF, load_config
 
 INTERRUPTED = 130
-MAX_ENVS = 1_000_000  # games stepped together: more could only exhaust the machine
 ALGORITHMS = ("ppo", "az")
 
 

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mancala_env.readers import parse_toml, read_bytes
+
 CONFIGS = Path(__file__).parent / "configs"
 SELF = "self"  # the opponent name of the learner's frozen snapshots
+MAX_ENVS = 1_000_000  # games stepped together: more could only exhaust the machine
+MAX_COUNT = 2**53  # a budget or count kept exact as a float (a learning rate's schedule)
 
 
 @dataclass
@@ -63,9 +66,10 @@ class TrainConfig:
     ppo: PPOSettings = field(default_factory=PPOSettings)
 
     def __post_init__(self) -> None:
-        for name in ("timesteps", "n_envs", "snapshot_every", "pool_size", "eval_every",
+        for name in ("timesteps", "snapshot_every", "pool_size", "eval_every",
                      "checkpoint_every"):  # fmt: skip
             _positive_int(name, getattr(self, name))
+        _positive_int("n_envs", self.n_envs, high=MAX_ENVS)
         _positive_int("eval_games", self.eval_games)
         if self.eval_games % 2:
             raise ValueError(f"eval_games must be even (both seats), got {self.eval_games}")
@@ -118,10 +122,9 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _positive_int(name: str, value: Any, low: int = 1) -> None:
-    if not _is_int(value) or value < low:
-        what = "a positive integer" if low == 1 else f"an integer of {low} or more"
-        raise ValueError(f"{name} must be {what}, got {value!r}")
+def _positive_int(name: str, value: Any, low: int = 1, high: int = MAX_COUNT) -> None:
+    if not _is_int(value) or not low <= value <= high:
+        raise ValueError(f"{name} must be an integer from {low} to {high:,}, got {value!r}")
 
 
 def _number(name: str, value: Any, low: float, high: float | None, low_open: bool = False) -> None:
@@ -155,18 +158,15 @@ def _build(cls: type, values: Any, where: str) -> Any:
         raise ValueError(f"{where}: {error}") from None
 
 
+MAX_CONFIG_BYTES = 1024 * 1024  # a config is some hundred bytes
+
+
 def read_toml(path: Path) -> dict[str, Any]:
-    """The settings of a config file; ValueError for a missing file or bad TOML."""
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # Python 3.10: the train extra brings tomli (imported here, not by `mancala --help`)
-        import tomli as tomllib
-    try:
-        return tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise ValueError(f"no training config at {path}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ValueError(f"{path} is not valid TOML: {error}") from None
+    """The settings of a config file; ValueError for a missing file, a file larger than a
+    config, or bad TOML."""
+    if not path.exists():
+        raise ValueError(f"no training config at {path}")
+    return parse_toml(read_bytes(path, MAX_CONFIG_BYTES), path)
 
 
 def load_config(variant: str, path: str | Path | None = None) -> TrainConfig:

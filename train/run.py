@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -12,9 +11,11 @@ from mancala_env.agents.ppo import ModelLoadError
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import VecMonitor
 
+from mancala_env.readers import parse_json, read_bytes
 from mancala_env.variants import get_variant
 from mancala_env.vec_env import MancalaVecEnv
 
+from .checks import check_opponents
 from .config import PPOSettings, TrainConfig
 from .files import claim_folder, save_model, write_json
 from .pool import OpponentPool
@@ -64,6 +65,9 @@ def newest_checkpoint(out: Path) -> Path | None:
     return max(found)[1] if found else None
 
 
+MAX_STATE_BYTES = 16 * 1024 * 1024  # a checkpoint's state: its pool's snapshots' paths, some kB
+
+
 def _resume_state(checkpoint: Path, variant: str) -> dict:
     state_path = checkpoint.with_suffix(".json")
     if not checkpoint.exists() or not state_path.exists():
@@ -72,7 +76,7 @@ def _resume_state(checkpoint: Path, variant: str) -> dict:
             f"beside it (in OUT/checkpoints/)"
         )
     try:
-        state = json.loads(state_path.read_text())
+        state = parse_json(read_bytes(state_path, MAX_STATE_BYTES), state_path)
         found = state["variant"]
         timesteps, snapshots = state["timesteps"], state["pool"]["snapshots"]
         ppo = PPOSettings(**state["config"]["ppo"])
@@ -143,6 +147,8 @@ def train(
     (when given) is told so in one line.
     """
     get_variant(variant)
+    check_opponents(config.opponents, variant, "opponents")
+    check_opponents(config.eval_opponents, variant, "eval_opponents")
     out = Path(out)
     state = None
     if resume is not None:

@@ -41,7 +41,9 @@ from typing import Any
 import numpy as np
 
 from mancala_env import Game
+from mancala_env.inputs import is_integer
 from mancala_env.outputs import write_atomically
+from mancala_env.readers import ReadError, integer, number, parse_json, read_bytes
 from mancala_env.variants import VARIANTS, get_variant
 
 from ..loader import load_agent
@@ -50,6 +52,8 @@ FORMAT_NAME = "mancala-opening-suite"
 FORMAT_VERSION = 1
 DEFAULT_SEARCH = "alphabeta:depth=6"
 MAX_SUITE_BYTES = 64 * 1024 * 1024  # a larger file is no suite this code writes
+MAX_ENTRIES = 100_000  # what `mancala openings --count` keeps at most: each is replayed
+MAX_COUNT = 2**63 - 1  # plies, seed, tried: numpy's seeds take 64 bits
 SUITES = Path(__file__).parent / "suites"  # the suites shipped with the package: VARIANT.json
 _FIELDS = (
     "format",
@@ -317,10 +321,9 @@ def read_suite(
     docstring); with `variant`, checked to fit games of it under `options` too. SuiteError
     (a ValueError) names the file and what is wrong."""
     try:
-        with open(path, "rb") as file:
-            data = file.read(MAX_SUITE_BYTES + 1)
-    except OSError as error:
-        raise SuiteError(f"{path}: cannot be read: {error.strerror or error}") from None
+        data = read_bytes(path, MAX_SUITE_BYTES)
+    except ReadError as error:
+        raise SuiteError(str(error)) from None
     try:
         suite = parse_suite(data)
         if variant is not None:
@@ -335,9 +338,9 @@ def parse_suite(data: bytes) -> OpeningSuite:
     if len(data) > MAX_SUITE_BYTES:
         raise SuiteError(f"larger than {MAX_SUITE_BYTES:,} bytes: not an opening suite")
     try:
-        document = json.loads(data)
-    except (ValueError, UnicodeDecodeError) as error:
-        raise SuiteError(f"not JSON: {error}") from None
+        document = parse_json(data, "the suite")
+    except ReadError as error:
+        raise SuiteError(error.problem) from None
     return from_document(document, hashlib.sha256(data).hexdigest())
 
 
@@ -348,7 +351,7 @@ def from_document(document: Any, sha256: str) -> OpeningSuite:
     fmt = document.get("format")
     if not isinstance(fmt, dict) or fmt.get("name") != FORMAT_NAME:
         raise SuiteError(f"not an opening suite: its format is {fmt!r}, not {FORMAT_NAME!r}")
-    if fmt.get("version") != FORMAT_VERSION:
+    if not is_integer(fmt.get("version")) or fmt["version"] != FORMAT_VERSION:
         raise SuiteError(
             f"opening suite format version {fmt.get('version')!r} is not known to this code "
             f"(it reads version {FORMAT_VERSION})"
@@ -380,24 +383,24 @@ def from_document(document: Any, sha256: str) -> OpeningSuite:
         raise SuiteError(f"its {variant} options are not valid: {error}") from None
     if complete != options:
         raise SuiteError(f"its options must name every {variant} option: {sorted(complete)}")
-    if document["version"] != version:
+    if not is_integer(document["version"]) or document["version"] != version:
         raise SuiteError(
             f"it was made under {variant} version {document['version']!r}; these rules are "
             f"version {version}: make it again with 'mancala openings {variant}'"
         )
-    for name in ("plies", "seed", "tried"):
-        value = document[name]
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise SuiteError(f"{name} must be an integer of 0 or more, got {value!r}")
+    try:
+        for name in ("plies", "seed", "tried"):
+            integer(document[name], name, 0, MAX_COUNT)
+        margin = number(document["margin"], "margin", 0, math.inf)
+    except ValueError as error:
+        raise SuiteError(str(error)) from None
     if not isinstance(document["search"], str):
         raise SuiteError(f"search must be an agent spec, got {document['search']!r}")
-    margin = document["margin"]
-    if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not margin >= 0:
-        raise SuiteError(f"margin must be a number of 0 or more, got {margin!r}")
     raw = document["entries"]
-    if not isinstance(raw, list) or not raw:
-        raise SuiteError("entries must be a list of at least one entry")
-    entries = tuple(_entry(variant, options, document["plies"], i, e) for i, e in enumerate(raw))
+    if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_ENTRIES:
+        raise SuiteError(f"entries must be a list of 1 to {MAX_ENTRIES:,} entries")
+    game = Game(variant, **options)  # reset afresh for each entry
+    entries = tuple(_entry(game, document["plies"], i, e) for i, e in enumerate(raw))
     return OpeningSuite(
         variant=variant,
         version=version,
@@ -412,8 +415,9 @@ def from_document(document: Any, sha256: str) -> OpeningSuite:
     )
 
 
-def _entry(variant: str, options: dict[str, Any], plies: int, index: int, raw: Any) -> Opening:
-    """Entry `index` of a suite, replayed: each move legal, the game going after them."""
+def _entry(game: Game, plies: int, index: int, raw: Any) -> Opening:
+    """Entry `index` of a suite, replayed in `game`: each move legal, the game going after
+    them."""
     where = f"entry {index}"
     if not isinstance(raw, dict) or set(raw) != {"seed", "moves", "value"}:
         raise SuiteError(f"{where} must be an object of seed, moves and value, got {raw!r}")
@@ -428,7 +432,6 @@ def _entry(variant: str, options: dict[str, Any], plies: int, index: int, raw: A
         raise SuiteError(f"{where} has {len(moves)} moves; the suite's lines have {plies}")
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise SuiteError(f"{where}: value must be a finite number, got {value!r}")
-    game = Game(variant, **options)
     game.reset(np.random.default_rng(seed))
     for ply, move in enumerate(moves):
         if game.over:

@@ -6,13 +6,13 @@ by field before any of it reaches the engine; a bad one is a StoreError naming t
 
 from __future__ import annotations
 
-import json
 import reprlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from mancala_env import Game
+from mancala_env.readers import ReadError, parse_json
 from mancala_env.variants import get_variant
 
 from .match import start
@@ -65,28 +65,33 @@ def check_record(record: Any, where: str) -> dict[str, Any]:
     return record
 
 
-def _jsonl_records(path: Path) -> list[Any]:
-    """The records of a JSON-lines file; the first line decides whether it is one at all."""
-    records = []
-    for number, raw in enumerate(path.read_bytes().splitlines(), 1):
-        if not raw.strip():
-            continue
-        try:
-            record = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            reason = f"line {number} is not JSON: {error}"
-            if not records:
+MAX_RECORD_BYTES = 16 * 1024 * 1024  # a line of JSON: the longest game holds some kB
+
+
+def _jsonl_records(path: Path) -> Iterator[dict[str, Any]]:
+    """The records of a JSON-lines file, a line at a time; the first line decides whether it
+    is one at all."""
+    with path.open("rb") as file:
+        for number, raw in enumerate(iter(lambda: file.readline(MAX_RECORD_BYTES + 1), b""), 1):
+            if not raw.strip():
+                continue
+            try:
+                if len(raw) > MAX_RECORD_BYTES:
+                    raise ReadError(path, f"is over {MAX_RECORD_BYTES:,} bytes")
+                record = parse_json(raw, path)
+            except ReadError as error:
+                reason = f"line {number} {error.problem}"
+                if number == 1:
+                    raise StoreError(
+                        f"{path} is neither a tournament store (SQLite) nor JSON lines: {reason}"
+                    ) from None
+                raise StoreError(f"{path}, {reason}") from None
+            if not isinstance(record, dict):
                 raise StoreError(
-                    f"{path} is neither a tournament store (SQLite) nor JSON lines: {reason}"
-                ) from None
-            raise StoreError(f"{path}, {reason}") from None
-        if not isinstance(record, dict):
-            raise StoreError(
-                f"{path}, line {number} is not a game record: a JSON object, "
-                f"not {type(record).__name__}"
-            )
-        records.append(record)
-    return records
+                    f"{path}, line {number} is not a game record: a JSON object, "
+                    f"not {type(record).__name__}"
+                )
+            yield record
 
 
 def load_record(source: str | Path, game_id: int | None = None) -> dict[str, Any]:
@@ -102,15 +107,18 @@ def load_record(source: str | Path, game_id: int | None = None) -> dict[str, Any
             raise StoreError(f"{path} is a tournament store: give the id of a game in it")
         with GameStore(path, read_only=True) as store:
             return check_record(store.game(game_id), f"{path}, game id {game_id}")
-    records = _jsonl_records(path)
+    found, count = None, 0
+    for record in _jsonl_records(path):  # every line read: a bad one is named, wherever it is
+        count += 1
+        if found is None and (game_id is None or record.get("id") == game_id):
+            found = record
     if game_id is None:
-        if len(records) != 1:
-            raise StoreError(f"{path} holds {len(records)} games: give the id of one")
-        return check_record(records[0], str(path))
-    for record in records:
-        if record.get("id") == game_id:
-            return check_record(record, f"{path}, game id {game_id}")
-    raise StoreError(f"{path} has no game with id {game_id}")
+        if count != 1:
+            raise StoreError(f"{path} holds {count} games: give the id of one")
+        return check_record(found, str(path))
+    if found is None:
+        raise StoreError(f"{path} has no game with id {game_id}")
+    return check_record(found, f"{path}, game id {game_id}")
 
 
 def replay(record: dict[str, Any]) -> Iterator[tuple[Game, int | None, int | None]]:

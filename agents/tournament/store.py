@@ -26,6 +26,7 @@ from typing import Any
 from urllib.parse import quote
 
 from mancala_env.outputs import refusal
+from mancala_env.readers import parse_json
 
 from .record import COLUMNS, JSON_COLUMNS, column_definitions
 from .schedule import TournamentConfig
@@ -264,7 +265,8 @@ class GameStore:
         found = []
         for row in rows:
             try:
-                found.append((row["key"], TournamentConfig.from_json(json.loads(row["config"]))))
+                config = parse_json(row["config"], "its config")
+                found.append((row["key"], TournamentConfig.from_json(config)))
             except (TypeError, ValueError) as error:
                 raise StoreError(
                     f"{self.path}: tournament {row['key']!r} has a config this code cannot "
@@ -327,7 +329,7 @@ class GameStore:
                 raise StoreError(f"{self.path}: game id {row['id']}: {column} holds bytes")
         for column in JSON_COLUMNS:
             try:
-                record[column] = json.loads(record[column])
+                record[column] = parse_json(record[column], column)
             except (TypeError, ValueError):
                 raise StoreError(
                     f"{self.path}: game id {row['id']}: {column} is not JSON: "

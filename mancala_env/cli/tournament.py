@@ -25,14 +25,13 @@ from ..arguments import (
     real,
 )
 from ..arguments import seed as seed_type
+from ..inputs import MAX_WORKERS
 from ..variants import VARIANTS
 from .command import add_command, add_rule_options
 
 DEFAULT_AGENTS = ("random", "greedy", "alphabeta:depth=2", "mcts:simulations=200")
 # the largest values the command line takes, where a larger one could only exhaust the machine
 MAX_OPENING_PLIES = 1000
-MAX_WORKERS = 1024
-MAX_SUITE = 100_000  # entries of an opening suite
 DEFAULT_OPENING_PLIES = 4
 
 
@@ -405,14 +404,14 @@ def match(args: argparse.Namespace) -> int:
 
 # ---- openings --------------------------------------------------------------------------------
 def openings_options(parser: argparse.ArgumentParser) -> None:
-    from mancala_env.agents.tournament.openings import DEFAULT_SEARCH
+    from mancala_env.agents.tournament.openings import DEFAULT_SEARCH, MAX_ENTRIES
 
     parser.add_argument("variant", help="rule set name (see 'mancala variants')")
     parser.add_argument(
         "--out", type=output_file, required=True, metavar="FILE", help="JSON to write"
     )
     parser.add_argument(
-        "--count", type=integer(1, MAX_SUITE), default=50, help="openings to keep (default 50)"
+        "--count", type=integer(1, MAX_ENTRIES), default=50, help="openings to keep (default 50)"
     )
     parser.add_argument(
         "--plies", type=integer(1, MAX_OPENING_PLIES), default=4, help="moves in each line"

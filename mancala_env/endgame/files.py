@@ -24,7 +24,9 @@ from typing import Any
 
 import numpy as np
 
+from ..inputs import is_integer
 from ..outputs import atomic_file
+from ..readers import parse_json
 from .index import level_size
 
 FORMAT = 1
@@ -103,8 +105,10 @@ def _read_header(path: Path) -> dict[str, Any]:
     if len(head) < HEADER_SIZE or not head.startswith(MAGIC):
         raise DatabaseError(f"{path} is not an endgame database file (no header)")
     try:
-        header = json.loads(head[len(MAGIC) :].rstrip(b"\0"))
-        if not isinstance(header, dict) or header.get("format") != FORMAT:
+        header = parse_json(head[len(MAGIC) :].rstrip(b"\0"), path)
+        if not isinstance(header, dict) or not is_integer(header.get("format")):
+            raise ValueError
+        if header["format"] != FORMAT:
             raise ValueError
         for key in HEADER_TYPES:
             header[key]  # noqa: B018 - each key must be there

@@ -108,6 +108,11 @@ def _game_over_line(plies_over: int) -> tuple[int, list[int]]:
     return 3, moves + [0] * plies_over
 
 
+def nested(depth: int) -> list:
+    """A list `depth` lists deep."""
+    return [] if depth == 1 else [nested(depth - 1)]
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -119,7 +124,15 @@ def _game_over_line(plies_over: int) -> tuple[int, list[int]]:
         (lambda d: d["options"].pop("houses"), "must name every oware option"),
         (lambda d: d.pop("margin"), "lacks margin"),
         (lambda d: d.update(extra=1), "unknown fields extra"),
-        (lambda d: d.update(entries=[]), "at least one entry"),
+        (lambda d: d.update(entries=[]), "a list of 1 to 100,000 entries"),
+        (lambda d: d.update(entries=d["entries"] * 33_334), "a list of 1 to 100,000 entries"),
+        (lambda d: d["format"].update(version=True), "format version True is not known"),
+        (lambda d: d["format"].update(version=1.0), "format version 1.0 is not known"),
+        (lambda d: d.update(version=True), "version True"),
+        (lambda d: d.update(version=1.0), "version 1.0"),
+        (lambda d: d.update(margin=float("inf")), "margin must be a number from 0 to inf"),
+        (lambda d: d.update(plies=2.0), "plies must be an integer"),
+        (lambda d: d.update(entries=[nested(40)]), r"nests 4\d levels deep; at most 32"),
         (lambda d: d["entries"][0].update(moves=[0]), "entry 0 has 1 moves"),
         (lambda d: d["entries"][1].update(seed=-1), "entry 1: seed"),
         (lambda d: d["entries"][1].update(value=None), "entry 1: value"),

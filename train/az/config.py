@@ -9,7 +9,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..config import SELF, _build, _number, _positive_int, read_toml
+from mancala_env.agents.alphabeta import MAX_DEPTH
+
+from mancala_env.inputs import MAX_WORKERS
+
+from ..config import MAX_COUNT, MAX_ENVS, SELF, _build, _number, _positive_int, read_toml
 
 CONFIGS = Path(__file__).parent.parent / "configs" / "az"
 DEVICES = ("auto", "cpu", "cuda")
@@ -58,18 +62,11 @@ class AZConfig:
     device: str = "auto"  # where the network is fitted: auto (a GPU when there is one), cpu, cuda
 
     def __post_init__(self) -> None:
-        for name in (
-            "positions",
-            "generation",
-            "games",
-            "workers",
-            "teacher_depth",
-            "buffer",
-            "fit_steps",
-            "eval_every",
-            "eval_games",
-        ):
+        for name in ("positions", "generation", "buffer", "fit_steps", "eval_every", "eval_games"):
             _positive_int(name, getattr(self, name))
+        _positive_int("games", self.games, high=MAX_ENVS)
+        _positive_int("workers", self.workers, high=MAX_WORKERS)
+        _positive_int("teacher_depth", self.teacher_depth, high=MAX_DEPTH)
         _positive_int("batch_size", self.batch_size, low=2)
         _positive_int("random_plies", self.random_plies, low=0)
         if self.eval_games % 2:
@@ -95,12 +92,12 @@ class AZConfig:
             or not all(isinstance(spec, str) for spec in self.opponents)
         ):
             raise ValueError(f"opponents must be a list of agent specs, got {self.opponents!r}")
-        for name in ("hidden", "eval_depths"):
+        for name, high in (("hidden", MAX_COUNT), ("eval_depths", MAX_DEPTH)):
             values = getattr(self, name)
             if not isinstance(values, list) or not values:
                 raise ValueError(f"{name} must be a list of positive integers, got {values!r}")
             for value in values:
-                _positive_int(f"each of {name}", value)
+                _positive_int(f"each of {name}", value, high=high)
 
     def learning_rate_at(self, positions: int) -> float:
         """The learning rate of a fit after `positions` labelled positions."""

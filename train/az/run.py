@@ -25,7 +25,9 @@ and fitting, not the evaluations.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 import multiprocessing
 import time
 from collections.abc import Callable, Iterator
@@ -49,8 +51,13 @@ from mancala_env.agents.tournament.openings import read_suite, resolve_suite
 from tqdm import tqdm
 
 from mancala_env import Game
+from mancala_env.inputs import INT32_MAX
 from mancala_env.outputs import write_atomically
+from mancala_env.readers import NpzArchive, ReadError, integer, number, parse_json, read_bytes
+from mancala_env.variants import get_variant
 
+from ..checks import check_az_settings
+from ..config import MAX_COUNT
 from ..files import claim_folder, write_json
 from ..run import NothingToDo, TrainingInterrupted
 from .config import AZConfig
@@ -67,6 +74,11 @@ RUN_FILES = (
     "run.json",
 )
 KEPT_CHECKPOINTS = 2  # newest checkpoints that keep their optimiser state and buffer
+MAX_STATE_BYTES = 16 * 1024 * 1024  # a checkpoint's state: some kB a hundred evaluations
+MAX_BUFFER_BYTES = 8 * 1024**3  # kept positions: 400,000 of Oware's are 46 MB
+STATE_FIELDS = ("variant", "options", "seed", "config", "generation", "positions", "games",
+                "seconds", "evaluations")  # fmt: skip
+EVALUATION_FIELDS = ("generation", "positions", "seconds", "network", "scores")
 
 
 def fitting_device(choice: str) -> torch.device:
@@ -156,6 +168,7 @@ class _Run:
 
     def restore(self, checkpoint: Path) -> None:
         state = _checkpoint_state(checkpoint, self.variant)
+        _check_resumable(state, checkpoint, self)
         try:
             tensors = torch.load(
                 checkpoint.with_suffix(".pt"), map_location=self.device, weights_only=True
@@ -164,35 +177,56 @@ class _Run:
             self.optimizer.load_state_dict(tensors["optimizer"])
             for group in self.optimizer.param_groups:  # the settings given now, not the saved
                 group["weight_decay"] = self.config.weight_decay
-            with np.load(checkpoint.with_suffix(".buffer.npz"), allow_pickle=False) as saved:
-                if saved.files:
-                    self.buffer = _checked_buffer(saved, self.net.meta)
+            kept = read_bytes(checkpoint.with_suffix(".buffer.npz"), MAX_BUFFER_BYTES)
+            self.buffer = _checked_buffer(
+                kept, checkpoint.with_suffix(".buffer.npz"), self.net.meta, state["config"]
+            )
         except Exception as error:  # whatever the files hold, say what went wrong with them
-            reason = f"{type(error).__name__}: {error}".splitlines()[0]
+            reason = (
+                str(error) if isinstance(error, ValueError) else f"{type(error).__name__}: {error}"
+            )
+            reason = reason.splitlines()[0]
             raise ModelLoadError(f"cannot resume from {checkpoint}: {reason}") from None
         for key in ("generation", "positions", "games", "seconds", "evaluations"):
             setattr(self, key, state[key])
 
 
-def _checked_buffer(saved: Any, meta: dict[str, Any]) -> Batch:
-    """The kept positions of a checkpoint, every array checked against the network's sizes
-    (ValueError names the first that does not fit)."""
-    rows = len(saved["value"])
-    width = len(meta["observation_high"])
-    shapes = {
-        "observations": (rows, width),
-        "legal": (rows, meta["n_actions"]),
-        "policy": (rows, meta["n_actions"]),
-        "value": (rows,),
-    }
-    kinds = {"observations": "i", "legal": "b", "policy": "f", "value": "f"}
-    for name in BATCH_FIELDS:
-        array = saved[name]
-        if array.shape != shapes[name] or array.dtype.kind != kinds[name]:
-            raise ValueError(f"its kept {name} are not of shape {shapes[name]}")
-        if kinds[name] == "f" and not np.all(np.isfinite(array)):
-            raise ValueError(f"its kept {name} are not all finite")
-    return Batch(*(saved[name] for name in BATCH_FIELDS))
+def _checked_buffer(
+    content: bytes, where: Path, meta: dict[str, Any], config: dict[str, Any]
+) -> Batch | None:
+    """The kept positions of a checkpoint (None when it kept none): every member's shape checked
+    against the network's sizes and the run's buffer before it is inflated, then every value
+    against what a position can hold (ValueError names the first that does not fit)."""
+    with NpzArchive(content, where, MAX_BUFFER_BYTES) as archive:
+        if not archive.members:
+            return None
+        declared = archive.members.get("value")
+        rows = declared.shape[0] if declared is not None and declared.shape else -1
+        if not 0 < rows <= config.get("buffer", 0):
+            raise ValueError(f"its kept positions number {rows}, not 1 to the run's buffer")
+        width, actions = len(meta["observation_high"]), meta["n_actions"]
+        archive.expect(
+            {
+                "observations": ((rows, width), "iu"),
+                "legal": ((rows, actions), "b"),
+                "policy": ((rows, actions), "f"),
+                "value": ((rows,), "f"),
+            }
+        )
+        batch = Batch(*(archive.array(name) for name in BATCH_FIELDS))
+    high = np.asarray(meta["observation_high"])
+    if np.any(batch.observations < 0) or np.any(batch.observations > high):
+        raise ValueError("its kept observations are outside the observation's range")
+    if not np.all(batch.legal.any(axis=1)):
+        raise ValueError("a kept position has no legal move")
+    policy = batch.policy
+    if not np.all(np.isfinite(policy)) or np.any(policy < 0) or np.any(policy[~batch.legal] != 0):
+        raise ValueError("its kept policy targets are not probabilities of legal moves")
+    if not np.allclose(policy.sum(axis=1), 1, atol=1e-3):
+        raise ValueError("its kept policy targets do not sum to 1")
+    if not np.all(np.abs(batch.value) <= 1):
+        raise ValueError("its kept values are not all from -1 to 1")
+    return batch
 
 
 def _npz(arrays: dict[str, np.ndarray]) -> bytes:
@@ -227,22 +261,75 @@ def _checkpoint_state(checkpoint: Path, variant: str) -> dict[str, Any]:
             + (f"; missing: {', '.join(missing)}" if missing else "")
         )
     try:
-        state = json.loads(state_path.read_text())
-        for key, kind in (
-            ("generation", int),
-            ("positions", int),
-            ("games", int),
-            ("seconds", (int, float)),
-            ("evaluations", list),
-        ):
-            if not isinstance(state[key], kind):
-                raise TypeError(f"{key} is not a {kind}")
-        found = state["variant"]
-    except (ValueError, KeyError, TypeError) as error:
+        state = parse_json(read_bytes(state_path, MAX_STATE_BYTES), state_path)
+        _check_state(state)
+    except ReadError as error:
+        raise ModelLoadError(f"{state_path} is not a checkpoint's state: {error.problem}") from None
+    except ValueError as error:
         raise ModelLoadError(f"{state_path} is not a checkpoint's state: {error}") from None
-    if found != variant:
-        raise ModelLoadError(f"{checkpoint} is a checkpoint of {found}, not of {variant}")
+    if state["variant"] != variant:
+        raise ModelLoadError(
+            f"{checkpoint} is a checkpoint of {state['variant']}, not of {variant}"
+        )
     return state
+
+
+def _check_state(state: Any) -> None:
+    """ValueError naming the first field of a checkpoint's state that is not what a run writes."""
+    if not isinstance(state, dict) or set(state) != set(STATE_FIELDS):
+        raise ValueError(f"its fields must be {', '.join(STATE_FIELDS)}")
+    if not isinstance(state["variant"], str):
+        raise ValueError(f"variant must be a rule set's name, got {state['variant']!r}")
+    if not isinstance(state["options"], dict) or not isinstance(state["config"], dict):
+        raise ValueError("its options and config must be objects")
+    integer(state["seed"], "seed", 0, 2**64 - 1)
+    generation = integer(state["generation"], "generation", 0, INT32_MAX)
+    positions = integer(state["positions"], "positions", generation, MAX_COUNT)
+    integer(state["games"], "games", 0, positions)
+    number(state["seconds"], "seconds", 0, math.inf)
+    evaluations = state["evaluations"]
+    if not isinstance(evaluations, list) or len(evaluations) > generation + 1:
+        raise ValueError(
+            f"evaluations must be a list of at most {generation + 1} (one a generation)"
+        )
+    for index, evaluation in enumerate(evaluations):
+        where = f"evaluations[{index}]"
+        if not isinstance(evaluation, dict) or set(evaluation) != set(EVALUATION_FIELDS):
+            raise ValueError(f"{where} must be an object of {', '.join(EVALUATION_FIELDS)}")
+        integer(evaluation["generation"], f"{where}.generation", 0, generation)
+        integer(evaluation["positions"], f"{where}.positions", 0, positions)
+        number(evaluation["seconds"], f"{where}.seconds", 0, math.inf)
+        scores = evaluation["scores"]
+        if not isinstance(evaluation["network"], str) or not isinstance(scores, dict):
+            raise ValueError(f"{where}: network must be a path and scores an object")
+        for spec, score in scores.items():
+            if not isinstance(score, list) or len(score) != 3:
+                raise ValueError(f"{where}.scores[{spec!r}] must be a score and its interval")
+            for value in score:
+                number(value, f"{where}.scores[{spec!r}]", 0, 1)
+
+
+def _check_resumable(state: dict[str, Any], checkpoint: Path, run: _Run) -> None:
+    """ModelLoadError unless the run resumed plays the rules and fits the network of the run
+    that wrote `checkpoint`."""
+    variant = get_variant(run.variant)
+    try:
+        saved = dataclasses.asdict(variant.options(**state["options"]))
+    except (TypeError, ValueError) as error:
+        raise ModelLoadError(f"{checkpoint}: its rule options are not valid: {error}") from None
+    given = dataclasses.asdict(variant.options(**run.options))
+    differ = [f"{k}={saved[k]!r} (given: {given[k]!r})" for k in saved if saved[k] != given[k]]
+    if differ:
+        raise ModelLoadError(
+            f"{checkpoint} was trained under other {run.variant} options: {', '.join(differ)}; "
+            "resume with the same --option values"
+        )
+    hidden = state["config"].get("hidden")
+    if hidden != run.config.hidden:
+        raise ModelLoadError(
+            f"{checkpoint} holds a network of hidden {hidden!r}, not {run.config.hidden}: "
+            "resume with the config it was trained with"
+        )
 
 
 def _openings(run: _Run) -> dict[str, Any]:
@@ -328,6 +415,7 @@ def train_az(
     or Ray tasks on the cluster at `ray_address`, a local Ray instance when None)."""
     options = dict(options or {})
     out = Path(out)
+    check_az_settings(variant, options, config)
     run = _Run(variant, options, config, seed)
     if resume is not None:
         if overwrite:
