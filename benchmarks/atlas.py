@@ -39,8 +39,8 @@ RESULTS = ROOT / "benchmarks" / "results" / "atlas.json"
 FIGURE = ROOT / "docs" / "atlas.png"
 HALF_WIDTH = 0.05
 MAX_GAMES = 400  # at 400 games every Wilson 95% interval is within +-0.05
-DEPTH = 6  # a game of depth 6 takes 0.1 to 2 s on the shared two-core machine
-MIGHTY_DEPTH = 4  # the 10 Mighty Men's games are 10 to 50 s at depth 5
+DEPTH = 6
+MIGHTY_DEPTH = 4  # the 10 Mighty Men's games are by far the longest to search
 
 
 def _cell(variant: str, depth: int = DEPTH, **options: Any) -> Cell:
@@ -75,7 +75,7 @@ CELLS: list[Cell] = [
     _cell("mighty_men_calm", MIGHTY_DEPTH),
 ]
 SOLVABLE = ("oware", "kpo", "ouri")  # the rule sets the endgame builder solves
-MAX_SOLVED_SEEDS = 24  # the largest game solved whole here (10.5 M boards on 4 x 3)
+MAX_SOLVED_SEEDS = 24  # the largest game solved whole here
 
 
 def exact(cell: Cell, folder: Path) -> dict[str, Any] | None:
@@ -143,7 +143,12 @@ def _database_folder(out: Path, cell: Cell) -> Path:
 
 
 def write_results(
-    path: Path, records: list[dict[str, Any]], command: str, seed: int, half_width: float
+    path: Path,
+    records: list[dict[str, Any]],
+    command: str,
+    seed: int,
+    half_width: float,
+    max_games: int,
 ) -> None:
     document = {
         "date": datetime.date.today().isoformat(),
@@ -151,7 +156,7 @@ def write_results(
         "command": command,
         "seed": seed,
         "half_width": half_width,
-        "max_games": MAX_GAMES,
+        "max_games": max_games,
         "cells": records,
     }
     write_atomically(path, (json.dumps(document, indent=1) + "\n").encode())
@@ -219,7 +224,7 @@ def run(
             exact(cell, _database_folder(out, cell))  # built first: the games then start
             play_cell(cell, store, seed, half_width, max_games, workers)
         records = summarise(cells, store, out, seed, half_width, max_games)
-        write_results(results, records, command, seed, half_width)
+        write_results(results, records, command, seed, half_width, max_games)
         if records:
             write_figure(figure, records)
     return records

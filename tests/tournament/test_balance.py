@@ -72,6 +72,7 @@ def test_atlas_writes_a_results_file_and_resumes(tmp_path, monkeypatch) -> None:
     document = run(4)
     assert played == [0, 1, 2, 3] * 2
     assert {"date", "machine", "command", "seed", "half_width", "cells"} <= set(document)
+    assert document["max_games"] == 4
     assert figure.read_bytes().startswith(b"\x89PNG")
     small, relay = document["cells"]
     for cell, record in ((SMALL, small), (RELAY, relay)):
