@@ -181,12 +181,7 @@ class TournamentConfig:
 
     def rules_now(self) -> dict[str, Any]:
         """The rule set's version and every option in play, as this code has them now."""
-        variant = get_variant(self.variant)
-        rules = {
-            "version": variant.version,
-            "options": dataclasses.asdict(variant.options(**self.options)),
-        }
-        return json.loads(json.dumps(rules))  # as a stored config holds them: lists, not tuples
+        return rules_of(self.variant, self.options)
 
     def changes(self) -> list[str]:
         """How the agents and rules this config holds differ from what they are now: one
@@ -233,6 +228,17 @@ class GameTask:
     seed: int
     agent_seeds: tuple[int, int]
     opening: tuple[int, ...]
+
+
+def rules_of(variant_name: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The version of rule set `variant_name` and every option in play under `options`
+    (defaults included), as JSON holds them: what keys a tournament's games to their rules."""
+    variant = get_variant(variant_name)
+    rules = {
+        "version": variant.version,
+        "options": dataclasses.asdict(variant.options(**options)),
+    }
+    return json.loads(json.dumps(rules))  # lists, not tuples
 
 
 def short(identity: str) -> str:

@@ -147,9 +147,43 @@ def rllib_selfplay() -> str:
     return "\n".join(lines) + "\n"
 
 
+def atlas() -> str:
+    """Each rule set's first-player score and draw rate under self-play from the start, with
+    the exact value of a board solved whole."""
+    path = RESULTS / "atlas.json"
+    record = json.loads(path.read_text())
+    lines = [
+        _provenance(path, record, "`benchmarks/atlas.py`"),
+        f"Seed {record['seed']}; a cell stops once both intervals are within "
+        f"±{record['half_width']} or at {record['max_games']} games; a cell marked *unfinished* "
+        "is counted as far as its games went.\n",
+        "| rule set and options | agent | games | first player's score (95%) "
+        "| draw rate (95%) | distinct games | plies a game | s a game | perfect play |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for cell in record["cells"]:
+        name = f"`{cell['name']}`" + ("" if cell["complete"] else " *unfinished*")
+        score = _interval(cell["first_player_score"], *cell["first_player_interval"])
+        draws = _interval(cell["draw_rate"], *cell["draw_interval"])
+        exact = cell["exact"]
+        perfect = (
+            "—"
+            if exact is None
+            else f"{exact['result'].replace('_', ' ')}: {exact['first_player_seeds']:g} of "
+            f"{exact['seeds']} seeds"
+        )
+        lines.append(
+            f"| {name} | `{cell['agent']}` | {cell['games']} | {score} | {draws} "
+            f"| {cell['distinct_games']} | {cell['mean_plies']:.0f} "
+            f"| {cell['seconds_per_game']:.2f} | {perfect} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def pages() -> dict[str, str]:
     """The generated Markdown files, by name."""
     return {
+        "atlas.md": atlas(),
         "az_strength.md": az_strength(),
         "az_training.md": az_training(),
         "endgame_build.md": endgame_build(),

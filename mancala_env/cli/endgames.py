@@ -5,7 +5,6 @@ runs."""
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import sys
@@ -14,7 +13,6 @@ from typing import Any
 from ..arguments import fail, input_folder, integer, output_folder
 from ..arguments import seed as seed_type
 from ..engine import layout as L
-from ..game import Game
 from ..variants import Variant
 from .command import add_command, add_rule_options, rules_of
 
@@ -92,23 +90,14 @@ def solve(args: argparse.Namespace) -> int:
 def _print_start_value(directory: str, variant: Variant, options: Any) -> None:
     """The start's value from a database that holds every seed of the game: a small board
     solved whole."""
-    from ..endgame.database import EndgameDatabase
+    from ..endgame.start import start_value
 
-    database = EndgameDatabase(directory, variant, options)
-    start = Game(variant, dataclasses.replace(options, first_player="player_0"))
-    if not database.covers(start):
-        return
-    value, total = database.value(start.pits, 0), start.total_seeds
-    margin = 2 * value - total  # the first player's seeds less the other's
-    if abs(margin) == 1:  # an endless chase's odd seed decides: the stall stop gives it
-        verdict = "a draw or a win" if margin > 0 else "a draw or a loss"
-        verdict += " (an endless chase's odd seed decides)"
-    else:
-        verdict = "a win" if margin > 0 else "a draw" if margin == 0 else "a loss"
-    print(
-        f"the whole game is solved: with perfect play the first player wins {value:g} of the "
-        f"{total} seeds, {verdict} for the first player"
-    )
+    start = start_value(directory, variant, options)
+    if start is not None:
+        print(
+            f"the whole game is solved: with perfect play the first player wins "
+            f"{start.seeds:g} of the {start.total} seeds, {start.verdict} for the first player"
+        )
 
 
 # ---- accuracy --------------------------------------------------------------------------------

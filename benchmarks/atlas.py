@@ -1,0 +1,263 @@
+"""The balance atlas: every rule set's first-player score and draw rate under strong play.
+
+    python benchmarks/atlas.py [--out atlas] [--workers 1] [--cell NAME ...] [--summarise]
+
+For every rule set, and for the options that change balance (Oware's and Ouri's grand slam,
+Ayoayo's origin skip, J'erin's opening, Mangala's setting out), and for small Oware boards
+that the endgame builder solves whole, the script plays one alpha-beta agent against itself
+from the start (`mancala_env.agents.tournament.balance`: the setting out by the agent, each
+player's first move at random, ties broken at random) until the 95% Wilson intervals of the
+first player's score and of the draw rate are both at most +-0.05, or 400 games. A solved
+board's exact value (`mancala_env.endgame.start`) stands beside its measured score.
+
+Everything is resumable: the games go to the tournament store OUT/atlas.sqlite as each finishes
+(a rerun plays only what is missing), the databases to OUT/endgames/. After every cell the
+results file (`--results`, benchmarks/results/atlas.json) and the figure (`--figure`,
+docs/atlas.png) are written again from the store; `--summarise` writes them without playing.
+The cells come cheapest and most asked first, so a run stopped early has those.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import sys
+from pathlib import Path
+from typing import Any
+
+from mancala_env.agents.tournament.balance import Cell, play_cell, read_cell
+from mancala_env.agents.tournament.store import GameStore
+from mancala_env.train.files import write_atomically
+
+from mancala_env.variants import get_variant
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results" / "atlas.json"
+FIGURE = ROOT / "docs" / "atlas.png"
+HALF_WIDTH = 0.05
+MAX_GAMES = 400  # at 400 games every Wilson 95% interval is within +-0.05
+DEPTH = 6
+MIGHTY_DEPTH = 4  # the 10 Mighty Men's games are by far the longest to search
+
+
+def _cell(variant: str, depth: int = DEPTH, **options: Any) -> Cell:
+    return Cell(variant, options, f"alphabeta:depth={depth}")
+
+
+CELLS: list[Cell] = [
+    _cell("oware"),
+    _cell("oware", grand_slam="capture"),
+    _cell("ayoayo"),
+    _cell("ayoayo", skip_origin="lap"),
+    _cell("ayoayo", skip_origin="none"),
+    _cell("kpo"),
+    _cell("ouri"),
+    _cell("ouri", grand_slam="capture"),
+    _cell("ouri", grand_slam="no_capture"),
+    _cell("oware", houses=3, seeds=3),
+    _cell("oware", houses=3, seeds=4),
+    _cell("oware", houses=4, seeds=3),
+    _cell("tampoduo"),
+    _cell("obridjie"),
+    _cell("ayoyayo"),
+    _cell("rio_kadalis"),
+    _cell("layli_goobalay"),
+    _cell("ncho"),
+    _cell("jerin"),
+    _cell("jerin", opening="first_move"),
+    _cell("mangala"),
+    _cell("mangala", setting_out="fixed"),
+    _cell("mangala", setting_out="random"),
+    _cell("mighty_men", MIGHTY_DEPTH),
+    _cell("mighty_men_calm", MIGHTY_DEPTH),
+]
+SOLVABLE = ("oware", "kpo", "ouri")  # the rule sets the endgame builder solves
+MAX_SOLVED_SEEDS = 24  # the largest game solved whole here
+
+
+def exact(cell: Cell, folder: Path) -> dict[str, Any] | None:
+    """The start's value of a board small enough to solve whole (built in `folder`, or read
+    from the database there), or None."""
+    if cell.variant not in SOLVABLE:
+        return None
+    variant = get_variant(cell.variant)
+    options = variant.options(**cell.options)
+    seeds = 2 * options.houses * options.seeds
+    if seeds > MAX_SOLVED_SEEDS:
+        return None
+    from mancala_env.endgame.build import build  # compiles the solver only when needed
+    from mancala_env.endgame.start import start_value
+
+    build(variant, options, seeds, folder, progress=False)
+    start = start_value(folder, variant, options)
+    assert start is not None  # the database holds every seed of the game
+    return {
+        "first_player_seeds": start.seeds,
+        "seeds": start.total,
+        "result": start.result,
+        "score": {"win": [1, 1], "draw": [0.5, 0.5], "loss": [0, 0]}.get(
+            start.result, [0.5, 1] if start.margin > 0 else [0, 0.5]
+        ),
+    }
+
+
+def cell_record(cell: Cell, balance: dict[str, Any], exact_value: Any) -> dict[str, Any]:
+    return {
+        "name": cell.name,
+        "variant": cell.variant,
+        "options": cell.options,
+        "agent": cell.agent,
+        "budget": cell.agent.partition(":")[2].replace("=", " "),
+        **balance,
+        "exact": exact_value,
+    }
+
+
+def summarise(
+    cells: list[Cell], store_path: Path, out: Path, seed: int, half_width: float, max_games: int
+) -> list[dict[str, Any]]:
+    """Each cell's record from the games the store holds (played to the stop, or as far as
+    they got: `complete` says which) and its exact value where a database was built."""
+    if not store_path.exists():
+        return []
+    records = []
+    with GameStore(store_path, read_only=True) as store:
+        for cell in cells:
+            found = read_cell(store, cell, seed, half_width, max_games)
+            if found is None:
+                continue
+            balance, complete = found
+            folder = _database_folder(out, cell)
+            exact_value = exact(cell, folder) if folder.exists() else None
+            records.append(
+                cell_record(cell, {**balance.as_dict(), "complete": complete}, exact_value)
+            )
+    return records
+
+
+def _database_folder(out: Path, cell: Cell) -> Path:
+    return out / "endgames" / cell.name.replace(" ", "_").replace("=", "-")
+
+
+def write_results(
+    path: Path,
+    records: list[dict[str, Any]],
+    command: str,
+    seed: int,
+    half_width: float,
+    max_games: int,
+) -> None:
+    document = {
+        "date": datetime.date.today().isoformat(),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.processor() or 'cpu'}",
+        "command": command,
+        "seed": seed,
+        "half_width": half_width,
+        "max_games": max_games,
+        "cells": records,
+    }
+    write_atomically(path, (json.dumps(document, indent=1) + "\n").encode())
+
+
+def write_figure(path: Path, records: list[dict[str, Any]]) -> None:
+    """The first player's score and the draw rate of each cell with their intervals, the
+    exact score of a solved board beside them."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = [r["name"] + ("" if r["complete"] else " (unfinished)") for r in records]
+    rows = list(range(len(records)))[::-1]
+    figure, (left, right) = plt.subplots(
+        1, 2, figsize=(10, 1.2 + 0.32 * len(records)), sharey=True, width_ratios=(3, 2)
+    )
+    for axis, value, interval in (
+        (left, "first_player_score", "first_player_interval"),
+        (right, "draw_rate", "draw_interval"),
+    ):
+        centre = [r[value] for r in records]
+        low = [r[value] - r[interval][0] for r in records]
+        high = [r[interval][1] - r[value] for r in records]
+        axis.errorbar(centre, rows, xerr=[low, high], fmt="o", color="tab:blue", capsize=3)
+        axis.set_xlim(0, 1)
+        axis.grid(axis="x", alpha=0.3)
+    left.axvline(0.5, color="grey", linestyle="--")
+    for row, record in zip(rows, records, strict=True):
+        if record["exact"] is not None:
+            low, high = record["exact"]["score"]
+            left.plot([low, high], [row, row], "D", color="tab:red", markersize=6)
+    left.plot([], [], "D", color="tab:red", label="solved: perfect play")
+    left.legend(loc="lower left", fontsize=8)
+    left.set_yticks(rows, names, fontsize=8)
+    left.set_xlabel("first player's score (95% Wilson interval)")
+    right.set_xlabel("draw rate (95% Wilson interval)")
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
+def run(
+    cells: list[Cell],
+    out: Path,
+    results: Path,
+    figure: Path,
+    command: str,
+    seed: int = 0,
+    half_width: float = HALF_WIDTH,
+    max_games: int = MAX_GAMES,
+    workers: int = 1,
+    play: bool = True,
+) -> list[dict[str, Any]]:
+    """Play each cell to its stop (unless `play` is False), writing the results file and the
+    figure after each; the records written last."""
+    out.mkdir(parents=True, exist_ok=True)
+    store = out / "atlas.sqlite"
+    records: list[dict[str, Any]] = []
+    for cell in cells if play else [None]:
+        if cell is not None:
+            print(f"{cell.name} ({cell.agent})", file=sys.stderr, flush=True)
+            exact(cell, _database_folder(out, cell))  # built first: the games then start
+            play_cell(cell, store, seed, half_width, max_games, workers)
+        records = summarise(cells, store, out, seed, half_width, max_games)
+        write_results(results, records, command, seed, half_width, max_games)
+        if records:
+            write_figure(figure, records)
+    return records
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", type=Path, default=Path("atlas"), help="the store and databases")
+    parser.add_argument("--results", type=Path, default=RESULTS)
+    parser.add_argument("--figure", type=Path, default=FIGURE)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=0)
+    names = [cell.name for cell in CELLS]
+    parser.add_argument(
+        "--cell", action="append", choices=names, metavar="NAME", help="only these cells"
+    )
+    parser.add_argument("--summarise", action="store_true", help="write the files, play nothing")
+    args = parser.parse_args(argv)
+    if args.workers < 1 or args.seed < 0:
+        parser.error("--workers must be 1 or more and --seed 0 or more")
+    cells = [cell for cell in CELLS if args.cell is None or cell.name in args.cell]
+    command = "python benchmarks/atlas.py " + " ".join(sys.argv[1:] if argv is None else argv)
+    run(
+        cells,
+        args.out,
+        args.results,
+        args.figure,
+        command.strip(),
+        seed=args.seed,
+        workers=args.workers,
+        play=not args.summarise,
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,114 @@
+"""The balance atlas: the first player's score and the draw rate of self-play from the start,
+with Wilson intervals, played on a tiny budget through `benchmarks/atlas.py`, resumed from its
+store without playing a finished game again."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+from mancala_env.agents.tournament import balance
+from mancala_env.agents.tournament.balance import Balance, Cell, first_moves
+from mancala_env.agents.tournament.store import GameStore
+
+from mancala_env.endgame.start import StartValue, start_value
+from mancala_env.variants import get_variant
+
+ROOT = Path(__file__).resolve().parents[2]
+SPEC = importlib.util.spec_from_file_location("atlas", ROOT / "benchmarks" / "atlas.py")
+atlas = importlib.util.module_from_spec(SPEC)
+SPEC.loader.exec_module(atlas)
+
+SMALL = Cell("oware", {"houses": 2, "seeds": 2}, "alphabeta:depth=2")  # solved whole: 8 seeds
+RELAY = Cell("ayoayo", {}, "alphabeta:depth=1")
+
+
+def test_intervals_are_wilsons_by_hand() -> None:
+    """8 points in 10 games: the textbook Wilson 95% interval 0.490-0.943; 50 in 100:
+    0.404-0.596. At a score of one half the half-width is (z / 2) / sqrt(n + z^2), within 0.05
+    from n = (z / 0.1)^2 - z^2 = 380.3 on: 381 games."""
+    eight = Balance(games=10, first_player_points=8, draws=2, distinct=10, plies=0, seconds=0)
+    assert eight.score == 0.8 and eight.draw_rate == 0.2
+    assert eight.score_interval == pytest.approx((0.4902, 0.9433), abs=1e-4)
+    half = Balance(games=100, first_player_points=50, draws=0, distinct=100, plies=0, seconds=0)
+    assert half.score_interval == pytest.approx((0.4038, 0.5962), abs=1e-4)
+    assert not Balance(380, 190, 0, 1, 0, 0).narrow(0.05)
+    assert Balance(381, 190.5, 0, 1, 0, 0).narrow(0.05)
+    assert Balance(300, 225, 0, 1, 0, 0).narrow(0.05)
+    assert not Balance(300, 225, 150, 1, 0, 0).narrow(0.05)  # the draw rate is not yet
+
+
+def test_each_player_opens_with_one_random_move() -> None:
+    moves = {first_moves(SMALL, 7, 1, seed) for seed in range(20)}
+    assert all(len(line) == 2 for line in moves)
+    assert len(moves) > 1  # the moves differ with their seed
+    assert first_moves(SMALL, 7, 1, 3) == first_moves(SMALL, 7, 1, 3)
+
+
+def test_start_value_verdicts() -> None:
+    assert StartValue(11.5, 24).result == "draw_or_loss"
+    assert StartValue(12.5, 24).verdict.startswith("a draw or a win")
+    assert (StartValue(12, 24).result, StartValue(13, 24).result) == ("draw", "win")
+
+
+def test_atlas_writes_a_results_file_and_resumes(tmp_path, monkeypatch) -> None:
+    played: list[int] = []
+    real_run_games = balance.run_games
+
+    def counting(tasks, **kwargs):
+        for record in real_run_games(tasks, **kwargs):
+            played.append(record["game_index"])
+            yield record
+
+    monkeypatch.setattr(balance, "run_games", counting)
+    out, results, figure = tmp_path / "atlas", tmp_path / "atlas.json", tmp_path / "atlas.png"
+
+    def run(max_games: int) -> dict:
+        atlas.run([SMALL, RELAY], out, results, figure, "cmd", max_games=max_games)
+        return json.loads(results.read_text())
+
+    document = run(4)
+    assert played == [0, 1, 2, 3] * 2
+    assert {"date", "machine", "command", "seed", "half_width", "cells"} <= set(document)
+    assert document["max_games"] == 4
+    assert figure.read_bytes().startswith(b"\x89PNG")
+    small, relay = document["cells"]
+    for cell, record in ((SMALL, small), (RELAY, relay)):
+        assert (record["name"], record["agent"], record["games"]) == (cell.name, cell.agent, 4)
+        low, high = record["first_player_interval"]
+        assert low <= record["first_player_score"] <= high
+        low, high = record["draw_interval"]
+        assert low <= record["draw_rate"] <= high
+        assert record["complete"] and record["budget"] == cell.agent.split(":")[1].replace("=", " ")
+    variant = get_variant("oware")
+    exact = start_value(
+        out / "endgames" / "oware_houses-2_seeds-2", variant, variant.options(**SMALL.options)
+    )
+    assert small["exact"]["first_player_seeds"] == exact.seeds
+    assert small["exact"]["result"] == exact.result
+    assert relay["exact"] is None
+
+    played.clear()
+    assert run(4)["cells"] == document["cells"]  # nothing to play: the same counts
+    assert played == []
+    document = run(6)
+    assert played == [4, 5, 4, 5]  # the finished games are not played again
+    assert [record["games"] for record in document["cells"]] == [6, 6]
+    with GameStore(out / "atlas.sqlite", read_only=True) as store:
+        assert len(store.games()) == 12
+
+
+def test_a_cell_is_keyed_by_its_rules_agent_and_seed() -> None:
+    assert SMALL.key(0) == Cell("oware", {"seeds": 2, "houses": 2}, SMALL.agent).key(0)
+    assert SMALL.key(0) != SMALL.key(1)
+    assert SMALL.key(0) != Cell("oware", SMALL.options, "alphabeta:depth=3").key(0)
+    assert SMALL.key(0) != Cell("kpo", SMALL.options, SMALL.agent).key(0)
+
+
+def test_bad_budgets_are_refused_in_one_line(tmp_path) -> None:
+    with pytest.raises(ValueError, match="half_width must be a number between 0 and 0.5"):
+        balance.play_cell(SMALL, tmp_path / "s.sqlite", half_width=0)
+    with pytest.raises(SystemExit):
+        atlas.main(["--workers", "0"])
