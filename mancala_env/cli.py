@@ -892,7 +892,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_openings)
 
     p = sub.add_parser("solve", help="build an endgame database of perfect play (resumable)")
-    p.add_argument("variant", help="rule set name: oware, kpo or ouri")
+    p.add_argument("variant", help="rule set name: oware, ouri, ayoayo, ...")
     p.add_argument("--max-seeds", type=integer(0), required=True, help="most seeds on the board")
     p.add_argument(
         "--out", type=output_folder, default=None, metavar="DIR", help="default: endgames/VARIANT"
