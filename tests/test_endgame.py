@@ -585,8 +585,10 @@ def test_alphabeta_refuses_a_database_of_other_rules(oware_db) -> None:
     agent = load_agent(f"alphabeta:depth=2,tb={oware_db.directory}", seed=0)
     with pytest.raises(DatabaseError, match="was built for oware v1 .* not for ouri"):
         agent.act(Game("ouri"))
-    with pytest.raises(ValueError, match="no endgame database for ayoayo"):
+    with pytest.raises(DatabaseError, match="was built for oware v1 .* not for ayoayo"):
         agent.act(Game("ayoayo"))
+    with pytest.raises(ValueError, match="no endgame database for obridjie"):
+        agent.act(Game("obridjie"))
     agent.act(Game("kpo"))  # the same rules as Oware's
 
 
