@@ -19,7 +19,7 @@ special moves and setting out.
   bound and the best move.
   A stored value is used only for a search of the same depth, so a fixed-depth search returns
   exactly the minimax value of that depth, with the table or without it.
-- With an endgame database (`tb`, the Oware family: see docs/endgames.md), a position it covers
+- With an endgame database (`tb`, see docs/endgames.md), a position it covers
   (in play, at most its seed count on the board) is not searched further nor evaluated: its
   value is the game's result under best play, the database's value (the seeds the mover still
   wins from the board) added to the stores (`_database_value`). At the root of such a position

@@ -22,9 +22,10 @@ from mancala_env.endgame.build import build
 from mancala_env.endgame.database import EndgameDatabase
 from mancala_env.endgame.files import HEADER_SIZE, DatabaseError, headers_digest, level_path
 from mancala_env.endgame.index import BINOMIAL, level_size, rank, total_size, unrank
-from mancala_env.endgame.kernels import GROUP, NO_EXIT, settle_level
+from mancala_env.endgame.kernels import NO_EXIT
 from mancala_env.endgame.positions import position_game, random_board, random_choices
 from mancala_env.endgame.rules import solving_params, solving_template
+from mancala_env.endgame.settle import GROUP, chase_start, settle_level
 from mancala_env.engine import layout as L
 from mancala_env.engine.turn import begin_turn, step
 from mancala_env.variants import get_variant
@@ -229,23 +230,7 @@ def test_a_board_outside_the_database_is_refused(oware_db: EndgameDatabase) -> N
         oware_db.action_values(game)
 
 
-# ---- refusals --------------------------------------------------------------------------------
-@pytest.mark.parametrize(
-    ("variant", "options", "reason"),
-    [
-        ("ayoyayo", {}, "odu transfer"),
-        ("ayoyayo", {"odu": "none"}, "stall counter"),
-        ("oware", {"stall_remainder": "owner"}, "stall counter"),
-        ("mangala", {}, "Oware family"),
-    ],
-)
-def test_rules_without_a_board_value_are_refused(variant, options, reason, tmp_path) -> None:
-    rules = get_variant(variant)
-    with pytest.raises(ValueError, match=reason):
-        build(rules, rules.options(**options), 3, tmp_path, progress=False)
-    assert not list(tmp_path.iterdir())
-
-
+# ---- refusals (and more in test_endgame_relay.py) ---------------------------------------------
 def test_a_database_of_other_rules_is_refused(oware_db: EndgameDatabase, tmp_path) -> None:
     ouri = get_variant("ouri")
     with pytest.raises(DatabaseError, match=r"was built for oware v1 \(grand_slam=no_capture"):
@@ -306,7 +291,7 @@ def test_a_build_goes_on_from_the_last_finished_seed_count(oware_db, tmp_path, m
 
 
 def _settle_every_board_every_pass(seeds, exits, edge_counts, targets, max_passes):
-    """`kernels.settle_level` without skipping: every board worked out again every pass."""
+    """`settle.settle_level` without skipping: every board worked out again every pass."""
     edges = np.concatenate(list(targets))
     starts = np.concatenate([[0], np.cumsum(edge_counts, dtype=np.int64)])
     best_exit = np.where(exits == NO_EXIT, -1, exits.astype(np.int64))
@@ -341,8 +326,9 @@ def test_settling_a_level_skips_only_boards_whose_children_did_not_change(houses
             level_path(tmp_path, k), np.uint8, offset=HEADER_SIZE
         )
     params = solving_params(OWARE, options)
-    edges = build_module._edges_of_level(
-        seeds, values, offsets, params, solving_template(params), lambda boards: None
+    moves = build_module.solver_kernels(OWARE, params)
+    *edges, _ = build_module._edges_of_level(
+        seeds, values, offsets, params, solving_template(params), lambda boards: None, moves
     )
     exits, edge_counts, _, targets = edges
     count = level_size(seeds, pits)
@@ -351,17 +337,22 @@ def test_settling_a_level_skips_only_boards_whose_children_did_not_change(houses
         seeds, exits, edge_counts, targets, count + 2
     )
     level = values[offsets[seeds] :]
-    assert settle_level(seeds, *edges, level, count + 2) > 0
+
+    def settle(max_passes: int) -> int:
+        chase_start(seeds, exits, edge_counts, level)
+        return settle_level(seeds, *edges, level, level[:0], max_passes)[0]
+
+    assert settle(count + 2) > 0
     assert (level == expected).all()
     threads = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
         level[:] = 0
-        assert settle_level(seeds, *edges, level, count + 2) == expected_passes > 3
+        assert settle(count + 2) == expected_passes > 3
         assert (level == expected).all()
         # cut off early, the passes made so far agree as well
         level[:] = 0
-        assert settle_level(seeds, *edges, level, 3) == -1
+        assert settle(3) == -1
         cut = _settle_every_board_every_pass(seeds, exits, edge_counts, targets, 3)[0]
         assert (level == cut).all()
     finally:
@@ -594,8 +585,10 @@ def test_alphabeta_refuses_a_database_of_other_rules(oware_db) -> None:
     agent = load_agent(f"alphabeta:depth=2,tb={oware_db.directory}", seed=0)
     with pytest.raises(DatabaseError, match="was built for oware v1 .* not for ouri"):
         agent.act(Game("ouri"))
-    with pytest.raises(ValueError, match="no endgame database for ayoayo"):
+    with pytest.raises(DatabaseError, match="was built for oware v1 .* not for ayoayo"):
         agent.act(Game("ayoayo"))
+    with pytest.raises(ValueError, match="no endgame database for obridjie"):
+        agent.act(Game("obridjie"))
     agent.act(Game("kpo"))  # the same rules as Oware's
 
 

@@ -105,6 +105,47 @@ def endgame_accuracy() -> str:
     return "\n".join(lines) + "\n"
 
 
+def endgame_build_ayoayo() -> str:
+    """Building Ayoayo's endgame database, a run a seed count."""
+    path = RESULTS / "endgame_build_ayoayo.json"
+    record = json.loads(path.read_text())
+    lines = [
+        _provenance(path, record, "`benchmarks/endgame_build_ayoayo.py`"),
+        f"Measured with: {record['measured_with']}.\n",
+        "| seed counts solved | settling passes (-1: all the stall limit's) | boards the last "
+        "pass changed | on disk, all counts (MB) | wall (s) | CPU (s) | peak memory (GB) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for run in record["runs"]:
+        solved = run["seed_counts_solved"]
+        counts = f"{solved[0]}–{solved[-1]}" if len(solved) > 1 else str(solved[0])
+        passes = ", ".join(str(p) for p in run["settling_passes"].values())
+        changed = ", ".join(str(c) for c in run["changed_by_the_last_pass"].values())
+        lines.append(
+            f"| {counts} | {passes} | {changed} | {run['bytes_on_disk'] / 1e6:,.2f} "
+            f"| {run['wall_s']} | {run['cpu_s']} | {run['peak_rss_bytes'] / 1e9:.2f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def endgame_accuracy_ayoayo() -> str:
+    """Ayoayo's agents scored by its database, all seed counts pooled."""
+    path = RESULTS / "endgame_accuracy_ayoayo.json"
+    record = json.loads(path.read_text())
+    lines = [
+        _provenance(path, record, "`benchmarks/endgame_accuracy_ayoayo.py`"),
+        f"Database: {record['database']}.\n",
+        "| agent | positions | keeps the value (95%) | seeds lost a move (95%) |",
+        "|---|---|---|---|",
+    ]
+    for agent, result in record["agents"].items():
+        pooled = result["rows"][-1]
+        keeps = _interval(pooled["keeps_value"], pooled["keeps_low"], pooled["keeps_high"])
+        lost = _interval(pooled["seeds_lost"], pooled["lost_low"], pooled["lost_high"])
+        lines.append(f"| `{agent}` | {pooled['positions']} | {keeps} | {lost} |")
+    return "\n".join(lines) + "\n"
+
+
 def layout_tricks() -> str:
     """Moves a second with and without the engine's two layout tricks, by rule set and row."""
     path = RESULTS / "layout_tricks.json"
@@ -188,6 +229,8 @@ def pages() -> dict[str, str]:
         "az_training.md": az_training(),
         "endgame_build.md": endgame_build(),
         "endgame_accuracy.md": endgame_accuracy(),
+        "endgame_build_ayoayo.md": endgame_build_ayoayo(),
+        "endgame_accuracy_ayoayo.md": endgame_accuracy_ayoayo(),
         "layout_tricks.md": layout_tricks(),
         "rllib_selfplay.md": rllib_selfplay(),
     }

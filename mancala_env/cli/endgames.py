@@ -42,7 +42,7 @@ def _default_folder(variant: str) -> str:
 
 # ---- solve -----------------------------------------------------------------------------------
 def solve_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("variant", help="rule set name: oware, kpo or ouri")
+    parser.add_argument("variant", help="rule set name: oware, ouri, ayoayo, ...")
     parser.add_argument(
         "--max-seeds", type=integer(0), required=True, help="most seeds on the board"
     )

@@ -1,30 +1,29 @@
-"""The compiled retrograde analysis of one seed count (a level) of an endgame database.
+"""Playing every move of one seed count (a level) of an endgame database, with the rule set's
+own engine.
+
+This module is derived for each rule set (`engine.specialise`, see `build.solver_kernels`): its
+calls to `begin_turn` and `step` go to the rule set's own compiled copy of the engine, the
+kernels a game of those rules runs, so relays, endless relays (not legal), captures made during
+a relay and every end rule are the rules' own. Written as it is, it runs the shared engine.
 
 Values are in half seeds, seen from the player to move, of the seeds on the board only: a
 board of ``k`` seeds shares ``2k`` half seeds. Every board is stored from the mover's side (the
 player to move is player_0; a board with player_1 to move is turned round by one row).
 
-A level is solved in two steps:
-
-1. `level_exits` plays every legal move of every board with the engine's own `step`. A move
-   that captures, or ends the game, leaves the level: its value is known from the levels below
-   (or from the final stores), and the best of them is the board's *exit*. A move that captures
-   nothing leads to another board of the level: an *edge*, kept for step 2.
-2. `settle_level` iterates ``value = max(exit, max over edges (2k - value(child)))`` until
-   nothing changes, starting from the chase value ``k`` (half the seeds each) for every board
-   with an edge. After ``n`` passes each value is that of the game cut off ``n`` or more plies
-   later with the chase value at the cut, which for ``n`` past the longest forced sequence
-   within the level is the value of the endless game whose never-ending chases score ``k``:
-   so the first pass that changes nothing has found it.
-
-In the rule sets solved here a move that captures nothing always hands the turn over, so an
-edge leads to the opponent's turn.
+`level_exits` plays every legal move of every board. A move that takes seeds off the board, or
+ends the game, leaves the level: its value is known from the levels below (or from the final
+stores), and the best of them is the board's *exit*. A move that takes nothing leads to another
+board of the level: an *edge*, which `settle.settle_level` works with. In the rule sets solved
+here such a move always hands the turn over (`rules.unsolvable_reason` refuses the others).
+Each board's *stop* is what it scores if play stops there: the final stores on a board where
+the game is over, else the seeds on the mover's row, as a stall stop that gives each row to its
+owner scores it.
 """
 
 import numpy as np
 from numba import prange
 
-from ..engine.board import pit_count
+from ..engine.board import pit_count, row_seeds
 from ..engine.jit import njit
 from ..engine.layout import LEGAL, OVER, P_N_ACTIONS, STORE, TO_MOVE
 from ..engine.turn import begin_turn, step
@@ -33,9 +32,7 @@ from .index import mover_board, rank, unrank
 NO_EDGE = np.uint32(0xFFFFFFFF)  # an action that is illegal or leaves the level
 NO_EXIT = np.uint8(255)  # a board all of whose moves stay in the level
 CHUNKS = 256  # pieces of a call handed to the threads
-BLOCK = 1024  # boards a thread settles in one go (`block_start` has one entry per block)
-CHUNK = 2048 * BLOCK  # boards whose moves are played in one call, their edges in one array
-GROUP = 32  # consecutive boards that share an entry of `settle_level`'s table of changes
+CHUNK = 2048 * 1024  # boards whose moves are played in one call, their edges in one array
 
 
 @njit(cache=True)
@@ -66,8 +63,9 @@ def _exits_of(state, child, seeds, lower, offsets, params, binomial, board, edge
 
 
 @njit(cache=True, parallel=True)
-def level_exits(seeds, first, lower, offsets, params, template, binomial, exits, edges):
-    """Exits and edges of the boards ``first .. first + len(exits) - 1`` of level `seeds`.
+def level_exits(seeds, first, lower, offsets, params, template, binomial, exits, edges, stops):
+    """Exits, edges and stops of the boards ``first .. first + len(exits) - 1`` of level
+    `seeds`.
 
     `lower[offsets[j] + i]` is the value of board `i` of level `j < seeds`; `template` is a
     settled game state of the rule set with player_0 to move and empty stores.
@@ -86,59 +84,4 @@ def level_exits(seeds, first, lower, offsets, params, template, binomial, exits,
             exits[i] = _exits_of(
                 state, child, seeds, lower, offsets, params, binomial, board, edges[i]
             )
-
-
-@njit(cache=True, parallel=True)
-def settle_level(seeds, exits, edge_counts, block_start, targets, values, max_passes):
-    """Solve the level: `values` from the exits and the edges (see the module docstring).
-
-    The edges of board `i` are ``edge_counts[i]`` consecutive entries of ``targets[i //
-    CHUNK]``, those of the boards of block `b` starting at ``block_start[b]`` there. Returns
-    the passes made, or -1 if `max_passes` passes did not settle it.
-
-    Each pass goes through the boards in order, updating them in place. A board none of whose
-    children has changed since the board was last worked out would get the value it has, so it
-    is skipped: every group of `GROUP` consecutive boards keeps the last pass in which one of
-    them changed (`stamps`, modulo 256), and a board is worked out again only when a child's
-    group changed in this pass or the one before (or 256 passes before that, which only costs
-    the work). On one thread the passes and the values are those of working out every board
-    every pass in order (on several, the blocks are worked out in parallel and a pass reads what
-    the other threads have written so far, which changes the passes but not the settled
-    values). After the first few passes few boards change, and a pass then reads the edges in
-    order and a small table instead of the children's values all over the level.
-    """
-    count = values.shape[0]
-    for i in range(count):
-        start = -1 if exits[i] == NO_EXIT else np.int64(exits[i])
-        values[i] = max(start, seeds) if edge_counts[i] > 0 else start
-    blocks = block_start.shape[0]
-    # every group counts as changed in pass 0, so the first pass works out every board
-    stamps = np.zeros((count + GROUP - 1) // GROUP, np.uint8)
-    for passes in range(1, max_passes + 1):
-        now = np.uint8(passes & 255)
-        changed = np.zeros(blocks, np.int64)
-        for block in prange(blocks):
-            at = block_start[block]
-            chunk = targets[block * BLOCK // CHUNK]
-            for i in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
-                edges = np.int64(edge_counts[i])
-                stale = False
-                for edge in range(at, at + edges):
-                    # passes since the child's group last changed: 0 (this one) or 1
-                    if (passes - np.int64(stamps[chunk[edge] // GROUP])) & 255 <= 1:
-                        stale = True
-                        break
-                if not stale:
-                    at += edges
-                    continue
-                best = -1 if exits[i] == NO_EXIT else np.int64(exits[i])
-                for edge in range(at, at + edges):
-                    best = max(best, 2 * seeds - np.int64(values[chunk[edge]]))
-                at += edges
-                if best != values[i]:
-                    values[i] = best
-                    stamps[i // GROUP] = now
-                    changed[block] += 1
-        if changed.sum() == 0:
-            return passes
-    return -1
+            stops[i] = exits[i] if state[OVER] == 1 else 2 * row_seeds(state, 0, params)
