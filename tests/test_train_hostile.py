@@ -30,6 +30,7 @@ BOUND = f"{MAX_COUNT:,}"  # the largest count a setting takes
         ("[ppo]\nclip_range = inf\n", "clip_range must be a number above 0, got inf"),
         ("[ppo]\nn_epochs = 1.5\n", f"n_epochs must be an integer from 1 to {BOUND}, got 1.5"),
         ("[ppo]\nnet_arch = [64, 'wide']\n", "net_arch must be a list of layer widths"),
+        ("[ppo]\nnet_arch = [100000, 100000]\n", "net_arch must have at most 64 layers of at"),
         ("ppo = 3\n", "[ppo] must be a table of settings, got 3"),
         ("self_share = 'half'\n", "self_share must be a number from 0 to 1, got 'half'"),
         ("opponents = 'random'\n", "opponents must be a list of agent specs (texts)"),
@@ -97,3 +98,51 @@ def test_the_settings_of_a_config_file_are_kept_as_they_were():
     assert PPOSettings(batch_size=2, learning_rate=1, gamma=0, ent_coef=0, net_arch=[]).gamma == 0
     for variant in ("oware", "ayoayo", "obridjie"):
         load_config(variant)
+
+
+def _state(**changes) -> dict:
+    """A PPO checkpoint's state (`train.run`'s step_N.json) with `changes`."""
+    from dataclasses import asdict
+
+    state = {
+        "variant": "oware",
+        "timesteps": 2048,
+        "pool": {"snapshots": ["pool/step_0.zip"]},
+        "config": {"ppo": asdict(PPOSettings())},
+        "best_score": 0.5,
+    }
+    return {**state, **changes}
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"timesteps": True}, "timesteps must be an integer from 0 to"),
+        ({"timesteps": -(10**12)}, "timesteps must be an integer from 0 to"),
+        ({"timesteps": 2**70}, "timesteps must be an integer from 0 to"),
+        ({"best_score": float("nan")}, "best_score must be a number from -1 to 1, got nan"),
+        ({"pool": {"snapshots": [1]}}, "the pool's snapshots must be the paths of model files"),
+        ({"pool": {"snapshots": "x"}}, "the pool's snapshots must be a list of at most"),
+        ({"config": {"ppo": {"net_arch": [100_000, 100_000]}}}, "net_arch must have at most"),
+        ({"config": {"ppo": {"net_arch": [60_000, 60_000]}}}, "weights between its layers"),
+        ({"config": {"ppo": {"bogus": 1}}}, "unexpected keyword argument 'bogus'"),
+    ],
+)
+def test_a_ppo_checkpoint_of_impossible_state_is_refused_by_field(tmp_path, changes, message):
+    """Every field of a PPO checkpoint's state is checked before a model is built from it."""
+    import json
+
+    from mancala_env.agents.ppo import ModelLoadError
+    from mancala_env.train.run import _resume_state
+
+    checkpoint = tmp_path / "step_2048.zip"
+    checkpoint.write_bytes(b"")
+    checkpoint.with_suffix(".json").write_text(json.dumps(_state()))
+    assert _resume_state(checkpoint, "oware")["timesteps"] == 2048  # the good state reads
+    checkpoint.with_suffix(".json").write_text(json.dumps(_state(**changes)))
+    before = checkpoint.with_suffix(".json").read_bytes()
+    with pytest.raises(ModelLoadError) as refused:
+        _resume_state(checkpoint, "oware")
+    text = str(refused.value)
+    assert message in text and "is not a checkpoint's state" in text and "\n" not in text
+    assert checkpoint.with_suffix(".json").read_bytes() == before

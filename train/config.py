@@ -15,6 +15,10 @@ CONFIGS = Path(__file__).parent / "configs"
 SELF = "self"  # the opponent name of the learner's frozen snapshots
 MAX_ENVS = 1_000_000  # games stepped together: more could only exhaust the machine
 MAX_COUNT = 2**53  # a budget or count kept exact as a float (a learning rate's schedule)
+# the policy's size: what a training machine holds (the az networks' file cap is the same)
+MAX_LAYERS = 64
+MAX_WIDTH = 65_536
+MAX_WEIGHTS = 64 * 1024 * 1024
 
 
 @dataclass
@@ -46,6 +50,17 @@ class PPOSettings:
             raise ValueError(
                 f"net_arch must be a list of layer widths (integers of 1 or more), "
                 f"got {self.net_arch!r}"
+            )
+        between = sum(a * b for a, b in zip(self.net_arch[:-1], self.net_arch[1:], strict=True))
+        if len(self.net_arch) > MAX_LAYERS or max(self.net_arch, default=0) > MAX_WIDTH:
+            raise ValueError(
+                f"net_arch must have at most {MAX_LAYERS} layers of at most {MAX_WIDTH:,} "
+                f"units, got {self.net_arch!r}"
+            )
+        if between > MAX_WEIGHTS:
+            raise ValueError(
+                f"net_arch {self.net_arch!r} makes {between:,} weights between its layers; at "
+                f"most {MAX_WEIGHTS:,} (256 MiB of float32): ask for narrower or fewer layers"
             )
 
 

@@ -11,12 +11,12 @@ from mancala_env.agents.ppo import ModelLoadError
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import VecMonitor
 
-from mancala_env.readers import parse_json, read_bytes
+from mancala_env.readers import integer, number, parse_json, read_bytes
 from mancala_env.variants import get_variant
 from mancala_env.vec_env import MancalaVecEnv
 
 from .checks import check_opponents
-from .config import PPOSettings, TrainConfig
+from .config import MAX_COUNT, PPOSettings, TrainConfig
 from .files import claim_folder, save_model, write_json
 from .pool import OpponentPool
 from .selfplay import Evaluation, SelfPlayCallback
@@ -66,6 +66,7 @@ def newest_checkpoint(out: Path) -> Path | None:
 
 
 MAX_STATE_BYTES = 16 * 1024 * 1024  # a checkpoint's state: its pool's snapshots' paths, some kB
+MAX_SNAPSHOTS = 100_000  # a pool's snapshots named in a state: more than any run keeps
 
 
 def _resume_state(checkpoint: Path, variant: str) -> dict:
@@ -78,11 +79,14 @@ def _resume_state(checkpoint: Path, variant: str) -> dict:
     try:
         state = parse_json(read_bytes(state_path, MAX_STATE_BYTES), state_path)
         found = state["variant"]
-        timesteps, snapshots = state["timesteps"], state["pool"]["snapshots"]
+        integer(state["timesteps"], "timesteps", 0, MAX_COUNT)
+        snapshots = state["pool"]["snapshots"]
+        if not isinstance(snapshots, list) or len(snapshots) > MAX_SNAPSHOTS:
+            raise ValueError(f"the pool's snapshots must be a list of at most {MAX_SNAPSHOTS}")
+        if not all(isinstance(snapshot, str) for snapshot in snapshots):
+            raise ValueError("the pool's snapshots must be the paths of model files (texts)")
         ppo = PPOSettings(**state["config"]["ppo"])
-        if not isinstance(timesteps, int) or not isinstance(snapshots, list):
-            raise TypeError("timesteps must be an integer and the pool a list")
-        float(state["best_score"])
+        number(state["best_score"], "best_score", -1.0, 1.0)
     except (ValueError, KeyError, TypeError) as error:
         raise ModelLoadError(f"{state_path} is not a checkpoint's state: {error}") from None
     if found != variant:
