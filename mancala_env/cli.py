@@ -256,7 +256,7 @@ BENCH_SEARCH = "mcts:simulations=1000"  # the search whose simulations `mancala 
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from .bench import measure  # compiles the benchmark kernels only when asked for
+    from .bench import describe_ratio, measure  # compiles the benchmark kernels when asked for
 
     for name in args.variant:
         if name not in VARIANTS:
@@ -276,6 +276,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             print(f"{row['variant']:<16}{row['benchmark']:<28}{'':>8}  {row['note']}", flush=True)
         else:
             slowest = f"  slowest step {row['slowest_ms']:,.2f} ms" if "slowest_ms" in row else ""
+            slowest += f"  {describe_ratio(row)}" if "ratio" in row else ""
             print(
                 f"{row['variant']:<16}{row['benchmark']:<28}{row['threads']:>8}"
                 f"{row['moves_per_s']:>14,}{row['games_per_s']:>12,.1f}{slowest}",
