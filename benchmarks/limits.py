@@ -87,7 +87,7 @@ def main() -> None:
     result = {
         "date": datetime.date.today().isoformat(),
         "machine": _machine(),
-        "load_average_before_and_after": [load_before[0], os.getloadavg()[0]],
+        "load_average_before_and_after": [round(load_before[0], 1), round(os.getloadavg()[0], 1)],
         "command": f"nice -n {args.nice} mancala " + " ".join(bench),
         "rounds": args.rounds,
         "runs": runs,
