@@ -7,9 +7,10 @@ rule set and one column per layer, in moves (plies) per second; `mcts` in simula
 second (`mcts:simulations=1000` on positions of random play), `slowest step` the slowest of
 100,000 `Game.step` calls in random play, in milliseconds. With Oware, the anchors measured
 in the same run follow: PettingZoo's `connect_four_v3` and OpenSpiel's `oware` stepped from Python
-(when installed: `pip install -e ".[bench]"`) in the `aec` column, the C reference loop (when
-there is a C compiler) in the `engine_1_core` column; then the ratios the speed targets are set in:
-Oware's against the anchors, and every rule set's batched, vec_env and MCTS rates against
+(when installed: `pip install -e ".[bench]"`) in the `aec` column; the C reference loop of each
+rule set's family (when there is a C compiler) has a column of its own. Then the ratios the speed
+targets are set in: every rule set's one-core engine against its family's loop, Oware's batch
+against OpenSpiel's Python loop, and every rule set's batched, vec_env and MCTS rates against
 Oware's.
 """
 
@@ -21,13 +22,14 @@ import platform
 import numba
 from mancala_env.agents import load_agent
 
-from mancala_env.bench import C_REFERENCE, OPEN_SPIEL, measure
+from mancala_env.bench import C_REFERENCE, OPEN_SPIEL, describe_ratio, measure
 
 SEARCHES = {"mcts": lambda name: load_agent("mcts:simulations=1000", name, seed=0)}
 AGAINST_OWARE = ("batched", "vec_env", "mcts")  # each rule set's rate / Oware's
 SLOWEST = "slowest step"
 LAYERS = [
     "engine_1_core",
+    C_REFERENCE,  # the loop of the rule set's family, run right after it
     "engine_1_core_shared",
     "engine_all_cores",
     "batched",
@@ -49,7 +51,10 @@ def main() -> None:
     table: dict[str, dict[str, str]] = {}
     others = []
     speeds: dict[tuple[str, str], int] = {}
+    limits = []
     for row in measure(args.variant or None, args.seconds, SEARCHES):
+        if "ratio" in row:
+            limits.append(f"{row['variant']} {describe_ratio(row)}")
         cell = f"{row['moves_per_s']:,}" if "moves_per_s" in row else row["note"]
         if "moves_per_s" in row:
             speeds[row["variant"], row["benchmark"]] = row["moves_per_s"]
@@ -64,12 +69,13 @@ def main() -> None:
     print("|---" * (len(LAYERS) + 1) + "|")
     for name, cells in table.items():
         print(f"| `{name}` | " + " | ".join(cells.get(layer, "") for layer in LAYERS) + " |")
-    for name, cell in others:  # the C loop beside the engine, the Python-stepped beside aec
-        column = LAYERS.index("engine_1_core" if name == C_REFERENCE else "aec")
+    for name, cell in others:  # the anchors stepped from Python, beside aec
         cells = [""] * len(LAYERS)
-        cells[column] = cell
+        cells[LAYERS.index("aec")] = cell
         print(f"| {name} | " + " | ".join(cells) + " |")
     print()
+    for text in limits:
+        print(f"- {text}")
     for text, ratio in ratios(speeds):
         print(f"- {text}: {ratio:.2f}")
 
@@ -77,7 +83,6 @@ def main() -> None:
 def ratios(speeds: dict[tuple[str, str], int]) -> list[tuple[str, float]]:
     """The ratios of the speed targets, for those whose two rows were measured."""
     wanted = [
-        ("oware engine_1_core / C reference loop", ("oware", "engine_1_core"), C_REFERENCE),
         ("oware batched / OpenSpiel's Python loop", ("oware", "batched"), OPEN_SPIEL),
     ]
     found = [

@@ -12,9 +12,14 @@ run sees them), and likewise Gymnasium's vector environment of the batched engin
 (``gymnasium.make_vec(id, num_envs=4096)``, `make_vec`). For Oware the same run also measures
 two anchors: PettingZoo's `connect_four_v3` (needs pygame) and OpenSpiel's `oware` (needs the
 optional `open-spiel` package), stepped from the fastest ordinary Python loop
-(`random.choice` over `state.legal_actions()`), and the C reference loop of random Oware
-(`anchors/oware_limit.c`, built with the system C compiler into a temporary folder and run for
-its own fixed 3 seconds); a missing one is reported, not measured.
+(`random.choice` over `state.legal_actions()`); a missing one is reported, not measured.
+
+Right after each rule set's `engine_1_core` row comes its family's limit: the C reference loop
+of random play of the family's rule set (`FAMILY_LOOPS`: Oware's `anchors/oware_limit.c` for
+the rule sets of single laps, Ayoayo's `anchors/ayoayo_limit.c` for the relay rule sets), built
+with the system C compiler into a temporary folder and run for `seconds`; its row carries the
+engine's rate over the loop's (`ratio`) and says whether the loop plays the rule set's own rules
+(`same_rules`) or only its family's. Without a C compiler the row says so.
 
 A move is one ply: one player's action (a setting-out step counts as one). Each measurement
 runs for about `seconds` after an untimed warm-up that compiles what it needs.
@@ -283,36 +288,81 @@ def _open_spiel_oware() -> Callable[[], tuple[int, int]] | None:
     return run
 
 
-C_ANCHOR = Path(__file__).with_name("anchors") / "oware_limit.c"
+ANCHORS = Path(__file__).with_name("anchors")
 C_COMPILER = "cc"
 OPEN_SPIEL = "open_spiel oware (python)"
 C_REFERENCE = "c reference loop (cc -O2)"
+# A family of rule sets and the rule set whose C loop (anchors/<name>_limit.c) is its limit.
+FAMILY_LOOPS = {"single lap": "oware", "relay": "ayoayo"}
 
 
-def c_reference_oware() -> dict:
-    """Build and run the C reference loop; its measurement, or a note saying why there is none.
+def family(name: str) -> str:
+    """The family of a rule set, as its default rules sow: single laps or relays."""
+    params = _default_params(name)
+    return "single lap" if params[L.P_CONTINUE] == L.CONTINUE_NEVER else "relay"
 
-    The binary lives in a temporary folder that is removed afterwards.
-    """
+
+def _default_params(name: str) -> np.ndarray:
+    variant = get_variant(name)
+    return variant.params(variant.options_type())
+
+
+def build_c_loop(name: str, folder: str | Path, *defines: str) -> str | dict:
+    """Compile the C loop of the rule set `name` into `folder` (`defines`: ``NAME=VALUE``
+    given to the compiler); the binary's path, or a note saying why there is none."""
     compiler = shutil.which(C_COMPILER)
     if compiler is None:
         return {"note": f"no C compiler ({C_COMPILER}) on the PATH"}
+    binary = str(Path(folder) / f"{name}_limit")
+    source = str(ANCHORS / f"{name}_limit.c")
+    flags = [f"-D{define}" for define in defines]
+    build = subprocess.run(
+        [compiler, "-O2", *flags, "-o", binary, source], capture_output=True, text=True
+    )
+    if build.returncode != 0:
+        return {"note": f"{C_COMPILER} -O2 failed: {build.stderr.strip().splitlines()[-1:]}"}
+    return binary
+
+
+def c_reference(name: str = "oware", seconds: float = 3.0) -> dict:
+    """Build the C loop of the rule set `name` and run it for `seconds`; its measurement, or a
+    note saying why there is none. The binary lives in a temporary folder removed afterwards."""
     with tempfile.TemporaryDirectory() as folder:
-        binary = str(Path(folder) / "oware_limit")
-        build = subprocess.run(
-            [compiler, "-O2", "-o", binary, str(C_ANCHOR)], capture_output=True, text=True
-        )
-        if build.returncode != 0:
-            return {"note": f"{C_COMPILER} -O2 failed: {build.stderr.strip().splitlines()[-1:]}"}
-        output = subprocess.run([binary], capture_output=True, text=True, check=True).stdout
+        binary = build_c_loop(name, folder)
+        if isinstance(binary, dict):
+            return binary
+        output = subprocess.run(
+            [binary, str(seconds)], capture_output=True, text=True, check=True
+        ).stdout
     found = dict(re.findall(r"(\w+)=([\d.]+)", output))
-    seconds = float(found["seconds"])
+    elapsed = float(found["seconds"])
     return {
         "moves": int(found["plies"]),
-        "seconds": seconds,
-        "moves_per_s": round(int(found["plies"]) / seconds),
-        "games_per_s": round(int(found["games"]) / seconds, 1),
+        "seconds": elapsed,
+        "moves_per_s": round(int(found["plies"]) / elapsed),
+        "games_per_s": round(int(found["games"]) / elapsed, 1),
     }
+
+
+def family_loop(name: str, engine_rate: int, seconds: float) -> dict:
+    """The row of the C loop of the family of the rule set `name`, run for `seconds` right
+    after its one-core engine row: the loop's rate, which loop it is, whether it plays the
+    same rules, and `ratio`, the engine's rate (`engine_rate`) over the loop's."""
+    loop = FAMILY_LOOPS[family(name)]
+    row = {"variant": name, "benchmark": C_REFERENCE, "threads": 1, "loop": loop}
+    row["family"] = family(name)
+    row["same_rules"] = bool(np.array_equal(_default_params(name), _default_params(loop)))
+    measured = c_reference(loop, seconds)
+    if "moves_per_s" in measured:
+        measured["ratio"] = round(engine_rate / measured["moves_per_s"], 3)
+    return {**row, **measured}
+
+
+def describe_ratio(row: dict) -> str:
+    """A family loop's row in words: "engine_1_core / loop 0.412 (ayoayo's loop, relay
+    family)"; the rules are "same rules" when the loop plays the rule set's own."""
+    rules = "same rules" if row["same_rules"] else f"{row['family']} family"
+    return f"engine_1_core / loop {row['ratio']:.3f} ({row['loop']}'s loop, {rules})"
 
 
 def _connect_four() -> Callable[[], tuple[int, int]] | None:
@@ -370,8 +420,8 @@ def measure(
                 games_per_s=round(games / elapsed, 1),
             )
             yield row
+            if kind == "engine_1_core":
+                yield family_loop(name, row["moves_per_s"], seconds)
         if slowest_moves:
             row = slowest_game_step(name, slowest_moves)
             yield {"variant": name, "benchmark": "game_step_slowest", "threads": 1, **row}
-        if name == "oware":
-            yield {"variant": name, "benchmark": C_REFERENCE, "threads": 1, **c_reference_oware()}

@@ -3,7 +3,7 @@
 import json
 
 from mancala_env import bench
-from mancala_env.bench import C_REFERENCE, OPEN_SPIEL, c_reference_oware, measure
+from mancala_env.bench import C_REFERENCE, OPEN_SPIEL, c_reference, describe_ratio, measure
 from mancala_env.cli import main
 
 
@@ -19,8 +19,7 @@ def test_measure_reports_every_layer_with_positive_speeds():
         assert row["variant"] == "oware"
         if "note" not in row:
             assert row["moves"] > 0 and row["moves_per_s"] > 0
-            timed = row["benchmark"] not in ("game_step_slowest", C_REFERENCE)  # a fixed count
-            assert row["seconds"] >= 0.05 or not timed
+            assert row["seconds"] >= 0.05 or row["benchmark"] == "game_step_slowest"
     assert next(r for r in rows if r["benchmark"] == "engine_1_core")["threads"] == 1
     slowest = next(r for r in rows if r["benchmark"] == "game_step_slowest")
     assert slowest["moves"] == 300
@@ -49,7 +48,7 @@ def test_bench_command_prints_json_rows(capsys):
     command = ["bench", "--variant", "kpo", "--seconds", "0.02", "--json", "--slowest-moves", "50"]
     assert main(command) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert {row["variant"] for row in rows} == {"kpo"} and len(rows) == 11
+    assert {row["variant"] for row in rows} == {"kpo"} and len(rows) == 12
     assert {"mcts", "game_step_slowest"} <= {row["benchmark"] for row in rows}
 
 
@@ -58,14 +57,35 @@ def test_bench_command_names_an_unknown_variant(capsys):
     assert "known variants: ayoayo" in capsys.readouterr().err
 
 
+def test_each_engine_row_is_followed_by_its_familys_loop_and_the_ratio(capsys):
+    """The loop runs right after the rule set's one-core engine row; Kpo plays Oware's rules,
+    Tampoduo only Ayoayo's family (relays)."""
+    for name, loop, same in (("kpo", "oware", True), ("tampoduo", "ayoayo", False)):
+        rows = list(measure([name], seconds=0.02, slowest_moves=0))
+        kinds = [row["benchmark"] for row in rows]
+        engine, row = rows[kinds.index("engine_1_core") : kinds.index("engine_1_core") + 2]
+        assert row["benchmark"] == C_REFERENCE and row["seconds"] >= 0.02
+        assert (row["variant"], row["loop"], row["same_rules"]) == (name, loop, same)
+        assert row["ratio"] == round(engine["moves_per_s"] / row["moves_per_s"], 3)
+    assert (
+        describe_ratio(row)
+        == f"engine_1_core / loop {row['ratio']:.3f} (ayoayo's loop, relay family)"
+    )
+    main(["bench", "--variant", "kpo", "--seconds", "0.02", "--slowest-moves", "0"])
+    assert "(oware's loop, same rules)" in capsys.readouterr().out
+
+
 def test_c_reference_loop_is_built_and_measured_without_leaving_a_binary(tmp_path, monkeypatch):
     monkeypatch.setattr(bench.tempfile, "tempdir", str(tmp_path))
-    row = c_reference_oware()
-    assert row["moves"] > 0 and row["seconds"] >= 3.0  # the loop's own fixed 3 seconds
-    assert row["moves_per_s"] == round(row["moves"] / row["seconds"])
+    for name in ("oware", "ayoayo"):
+        row = c_reference(name, 0.2)
+        assert row["moves"] > 0 and row["seconds"] >= 0.2
+        assert row["moves_per_s"] == round(row["moves"] / row["seconds"])
     assert list(tmp_path.iterdir()) == []
 
 
 def test_c_reference_loop_says_when_there_is_no_compiler(monkeypatch):
     monkeypatch.setattr(bench, "C_COMPILER", "no-such-cc")
-    assert c_reference_oware() == {"note": "no C compiler (no-such-cc) on the PATH"}
+    assert c_reference("ayoayo") == {"note": "no C compiler (no-such-cc) on the PATH"}
+    row = bench.family_loop("ayoayo", 1000, 0.01)
+    assert row["note"] == "no C compiler (no-such-cc) on the PATH" and "ratio" not in row

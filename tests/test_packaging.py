@@ -66,7 +66,8 @@ def test_wheel_ships_training_configs_and_type_markers(wheel):
     }
     assert configs and configs <= names
     assert {f"{package.replace('.', '/')}/py.typed" for package in FOLDERS} <= names
-    assert "mancala_env/anchors/oware_limit.c" in names  # the C loop `mancala bench` builds
+    loops = {f"mancala_env/anchors/{p.name}" for p in (ROOT / "mancala_env/anchors").iterdir()}
+    assert {"mancala_env/anchors/ayoayo_limit.c", "mancala_env/anchors/limit.h"} <= loops <= names
     assert "mancala_env/agents/networks/oware.npz" in names  # az:oware
     suites = {f"mancala_env/{SUITES}/{p.name}" for p in (ROOT / SUITES).glob("*.json")}
     assert suites and suites <= names  # the opening suites `--opening-suite VARIANT` reads

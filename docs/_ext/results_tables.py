@@ -164,6 +164,31 @@ def layout_tricks() -> str:
     return "\n".join(lines) + "\n"
 
 
+def limits() -> str:
+    """Each rule set's one-core engine against its family's C loop, run by run."""
+    path = RESULTS / "limits.json"
+    record = json.loads(path.read_text())
+    lines = [
+        _provenance(path, record, "`benchmarks/limits.py`"),
+        f"{record['rounds']} runs; load average {record['load_average_before_and_after'][0]} "
+        f"before and {record['load_average_before_and_after'][1]} after.\n",
+        "| rule set | loop | run | engine_1_core | loop | engine / loop |",
+        "|---|---|---|---|---|---|",
+    ]
+    for variant, summary in record["summary"].items():
+        for number, run in enumerate(record["runs"], 1):
+            row = run[variant]
+            lines.append(
+                f"| `{variant}` | {summary['loop']} | {number} | {row['engine_1_core']:,} "
+                f"| {row['loop_moves_per_s']:,} | {row['ratio']:.3f} |"
+            )
+        lines.append(
+            f"| `{variant}` | {summary['loop']} | median (target) | | "
+            f"| **{summary['ratio_median']:.3f}** ({summary['target']}) |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def rllib_selfplay() -> str:
     """The RLlib example's long run: its settings and its final games against the baselines."""
     path = ROOT / "benchmarks" / "rllib" / "oware_summary.json"
@@ -232,5 +257,6 @@ def pages() -> dict[str, str]:
         "endgame_build_ayoayo.md": endgame_build_ayoayo(),
         "endgame_accuracy_ayoayo.md": endgame_accuracy_ayoayo(),
         "layout_tricks.md": layout_tricks(),
+        "limits.md": limits(),
         "rllib_selfplay.md": rllib_selfplay(),
     }

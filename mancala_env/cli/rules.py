@@ -141,7 +141,7 @@ def bench(args: argparse.Namespace) -> int:
             return fail("bench", f"unknown variant {name!r}; known variants: {known}")
     from mancala_env.agents import load_agent
 
-    from ..bench import measure  # compiles the benchmark kernels
+    from ..bench import describe_ratio, measure  # compiles the benchmark kernels
 
     if not args.json:
         print(f"{'variant':<16}{'benchmark':<28}{'threads':>8}{'moves/s':>14}{'games/s':>12}")
@@ -153,6 +153,7 @@ def bench(args: argparse.Namespace) -> int:
             print(f"{row['variant']:<16}{row['benchmark']:<28}{'':>8}  {row['note']}", flush=True)
         else:
             slowest = f"  slowest step {row['slowest_ms']:,.2f} ms" if "slowest_ms" in row else ""
+            slowest += f"  {describe_ratio(row)}" if "ratio" in row else ""
             print(
                 f"{row['variant']:<16}{row['benchmark']:<28}{row['threads']:>8}"
                 f"{row['moves_per_s']:>14,}{row['games_per_s']:>12,.1f}{slowest}",

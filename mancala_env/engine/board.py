@@ -10,8 +10,11 @@ from .layout import (
     OWNER,
     P_HOUSES,
     P_PIECE_GAME,
+    P_ROUNDS,
     P_SETTING_OUT,
     P_UUR,
+    ROUNDS_FOURS_BUY_HOUSES,
+    ROUNDS_REFILL_OWN_ROW,
     SETTING_OUT_CENTRAL_CHOSEN,
     STORE,
 )
@@ -81,3 +84,14 @@ def has_setting_out(params):
 def has_pieces(params):
     """Whether the game has special pieces (10 Mighty Men)."""
     return params[P_PIECE_GAME] == 1
+
+
+@njit(cache=True, _nrt=False)
+def closes_pits(params):
+    """Whether pits can be closed: between rounds (unfilled holes) or by a poisoning (10 Mighty
+    Men). Where they cannot, the sowing reads no pit's `CLOSED` flag (`snapshot.Rules`, the
+    snapshot reader, refuses closed pits there)."""
+    rounds = params[P_ROUNDS]
+    # (==, not `in`: the rule sets' own kernels fold comparisons of constants)
+    refills = rounds == ROUNDS_FOURS_BUY_HOUSES or rounds == ROUNDS_REFILL_OWN_ROW  # noqa: SIM109
+    return refills or has_pieces(params)

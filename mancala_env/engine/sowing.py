@@ -17,7 +17,7 @@ endless. The bound is chosen far above the longest relay that ends (`docs/relays
 by `benchmarks/relay_lengths.py`); without it (0), the repeat alone decides.
 """
 
-from .board import board_seeds, take
+from .board import board_seeds, closes_pits, take
 from .capture import even_pair, even_pairs, in_final_pot
 from .jit import njit
 from .layout import (
@@ -62,17 +62,21 @@ def next_position(state, pos, mover, params):
     into_store = params[P_SOW_INTO_STORE] == 1
     houses = params[P_HOUSES]
     while True:
-        if pos == STORE:
+        if into_store and pos == STORE:
             pos = houses
-        elif pos == STORE + 1:
+        elif into_store and pos == STORE + 1:
             pos = 0
         elif into_store and mover == 0 and pos == houses - 1:
             pos = STORE
         elif into_store and mover == 1 and pos == 2 * houses - 1:
             pos = STORE + 1
-        else:
-            pos = (pos + direction) % (2 * houses)
-        if pos >= STORE or state[CLOSED + pos] == 0:
+        else:  # the next pit round the board, without a division (one on every seed sown)
+            pos += direction
+            if pos == 2 * houses:
+                pos = 0
+            elif pos < 0:
+                pos = 2 * houses - 1
+        if pos >= STORE or not closes_pits(params) or state[CLOSED + pos] == 0:
             return pos
 
 
