@@ -31,7 +31,6 @@ from typing import Any
 from mancala_env.agents.tournament.balance import Cell, play_cell, read_cell
 from mancala_env.agents.tournament.store import GameStore
 from mancala_env.train.files import write_atomically
-
 from mancala_env.variants import get_variant
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -22,13 +22,12 @@ from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
+from mancala_env import Game
 from mancala_env.agents.network import network_meta
 from mancala_env.train.az.config import load_az_config
 from mancala_env.train.az.games import Task, play_and_label
 from mancala_env.train.az.model import PolicyValueNet
 from mancala_env.train.files import write_json
-
-from mancala_env import Game
 
 WARM_UP = 4  # positions labelled before the clock starts
 

@@ -18,7 +18,6 @@ from pathlib import Path
 
 from mancala_env.agents import load_agent
 from mancala_env.agents.accuracy import measure_accuracy
-
 from mancala_env.endgame.database import EndgameDatabase
 from mancala_env.variants import get_variant
 

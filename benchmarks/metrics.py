@@ -32,7 +32,6 @@ from mancala_env.agents.metrics import (
     measure,
 )
 from mancala_env.train.files import write_atomically
-
 from mancala_env.variants import VARIANTS
 
 RESULTS = Path(__file__).parent / "results" / "metrics.json"

@@ -33,7 +33,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from mancala_env.train.files import write_atomically
 from numba import njit
 from tqdm import tqdm
 
@@ -42,6 +41,7 @@ from mancala_env.engine.board import house_pit
 from mancala_env.engine.moves import rule_candidates
 from mancala_env.engine.sowing import ENDLESS, relay
 from mancala_env.engine.turn import count_legal, new_game, nth_legal_action, step
+from mancala_env.train.files import write_atomically
 from mancala_env.variants import get_variant
 from mancala_env.variants.base import RelayOptions
 

@@ -20,8 +20,8 @@ import argparse
 import platform
 
 import numba
-from mancala_env.agents import load_agent
 
+from mancala_env.agents import load_agent
 from mancala_env.bench import C_REFERENCE, OPEN_SPIEL, describe_ratio, measure
 
 SEARCHES = {"mcts": lambda name: load_agent("mcts:simulations=1000", name, seed=0)}

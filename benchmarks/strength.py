@@ -17,10 +17,9 @@ import argparse
 import json
 from concurrent.futures import ProcessPoolExecutor
 
+from mancala_env import Game
 from mancala_env.agents import load_agent
 from mancala_env.agents.tournament import wilson
-
-from mancala_env import Game
 from mancala_env.variants import VARIANTS
 
 AGENTS = ["greedy", "alphabeta:depth=4", "mcts:simulations=400"]

@@ -44,12 +44,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from mancala_env.agents import load_agent
-from mancala_env.agents.tournament import TournamentConfig, schedule, wilson
-from mancala_env.agents.tournament.match import start
 from tqdm import tqdm
 
 from mancala_env import Game
+from mancala_env.agents import load_agent
+from mancala_env.agents.tournament import TournamentConfig, schedule, wilson
+from mancala_env.agents.tournament.match import start
 
 VARIANT = "oware"
 OPTIONS = {"first_player": "player_0"}  # OpenSpiel's player 0 always begins

@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from mancala_env.agents.loader import load_agent
 
 from mancala_env import Game
+from mancala_env.agents.loader import load_agent
 from mancala_env.variants import VARIANTS, Variant
 from mancala_env.variants.base import RelayOptions
 

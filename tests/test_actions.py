@@ -2,9 +2,9 @@
 with a block of its own needs nothing else for the action space, the words, the keyboard."""
 
 import numpy as np
-from mancala_env.agents.human import move_entries, prompt_text
 
 from mancala_env import Game
+from mancala_env.agents.human import move_entries, prompt_text
 from mancala_env.engine import layout as L
 from mancala_env.variants import VARIANTS
 from mancala_env.variants.actions import LIFTS, ActionBlock, describe_blocks, find

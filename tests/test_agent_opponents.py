@@ -7,10 +7,10 @@ import sys
 import gymnasium
 import numpy as np
 import pytest
-from mancala_env.agents import AlphaBetaAgent, MCTSAgent, load_agent
-from mancala_env.agents.loader import BUILT_INS
 
 from mancala_env import Game
+from mancala_env.agents import AlphaBetaAgent, MCTSAgent, load_agent
+from mancala_env.agents.loader import BUILT_INS
 from mancala_env.gym_env import SingleAgentEnv
 from mancala_env.opponents import agent_loaders
 from mancala_env.vec_env import AgentOpponent, MancalaVecEnv

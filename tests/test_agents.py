@@ -6,6 +6,10 @@ import time
 
 import numpy as np
 import pytest
+from numba import njit
+from rules.positions import position
+
+from mancala_env import Game
 from mancala_env.agents import (
     SPEC_FORMS,
     AlphaBetaAgent,
@@ -17,10 +21,6 @@ from mancala_env.agents import (
 )
 from mancala_env.agents.alphabeta import WIN, WIN_ZONE
 from mancala_env.agents.loader import parse_spec
-from numba import njit
-from rules.positions import position
-
-from mancala_env import Game
 from mancala_env.engine import layout as L
 from mancala_env.engine.turn import step
 from mancala_env.variants import VARIANTS

@@ -3,14 +3,14 @@ identity in tournaments."""
 
 import numpy as np
 import pytest
-from mancala_env.agents import load_agent
-from mancala_env.agents.az import AZAgent
-from mancala_env.agents.loader import SpecError, agent_identity, parse_spec
-from mancala_env.agents.network import Network, network_meta
 from rules.positions import position
 from test_az_network import make_network
 
 from mancala_env import Game
+from mancala_env.agents import load_agent
+from mancala_env.agents.az import AZAgent
+from mancala_env.agents.loader import SpecError, agent_identity, parse_spec
+from mancala_env.agents.network import Network, network_meta
 from mancala_env.engine import layout as L
 from mancala_env.observation import observe
 

@@ -7,6 +7,8 @@ import json
 
 import numpy as np
 import pytest
+
+from mancala_env import Game
 from mancala_env.agents.loader import load_agent
 from mancala_env.agents.network import (
     COUNT_CAP,
@@ -23,8 +25,6 @@ from mancala_env.agents.network import (
     parse_network,
     read_network,
 )
-
-from mancala_env import Game
 from mancala_env.observation import observation_high, observe
 
 

@@ -8,6 +8,7 @@ import pytest
 
 pytest.importorskip("torch")
 
+from mancala_env import Game  # noqa: E402
 from mancala_env.agents.alphabeta import AlphaBetaAgent  # noqa: E402
 from mancala_env.agents.network import read_network  # noqa: E402
 from mancala_env.train.az.config import CONFIGS, AZConfig, load_az_config  # noqa: E402
@@ -15,8 +16,6 @@ from mancala_env.train.az.games import Teacher, _targets  # noqa: E402
 from mancala_env.train.az.run import train_az  # noqa: E402
 from mancala_env.train.cli import main  # noqa: E402
 from mancala_env.train.run import NothingToDo  # noqa: E402
-
-from mancala_env import Game  # noqa: E402
 from mancala_env.variants import VARIANTS  # noqa: E402
 
 

@@ -10,12 +10,12 @@ import os
 import numba
 import numpy as np
 import pytest
+
+from mancala_env import Game
 from mancala_env.agents import GreedyAgent, SpecError, load_agent
 from mancala_env.agents.accuracy import measure_accuracy, wilson_interval
 from mancala_env.agents.alphabeta import TB_SEED, TB_WIN, WIN, WIN_ZONE, AlphaBetaAgent
 from mancala_env.agents.perfect import PerfectAgent
-
-from mancala_env import Game
 from mancala_env.cli import main
 from mancala_env.endgame import build as build_module
 from mancala_env.endgame.build import build

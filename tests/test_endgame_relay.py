@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from mancala_env.agents import load_agent
-from mancala_env.agents.accuracy import measure_accuracy
 
 from mancala_env import Game
+from mancala_env.agents import load_agent
+from mancala_env.agents.accuracy import measure_accuracy
 from mancala_env.cli import main
 from mancala_env.endgame import build as build_module
 from mancala_env.endgame import kernels as written_kernels

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+
+from mancala_env import Game
 from mancala_env.agents.metrics import (
     GameTrace,
     Ply,
@@ -14,8 +16,6 @@ from mancala_env.agents.metrics import (
     summarise,
     trace_game,
 )
-
-from mancala_env import Game
 
 
 class LastLegal:

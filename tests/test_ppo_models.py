@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 import torch
+
+from mancala_env import Game
 from mancala_env.agents import SpecError, load_agent
 from mancala_env.agents.tournament import (
     TournamentConfig,
@@ -24,8 +26,6 @@ from mancala_env.agents.tournament import (
     run_tournament,
     schedule,
 )
-
-from mancala_env import Game
 
 
 class MakesFolder:

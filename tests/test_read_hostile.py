@@ -16,6 +16,8 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from mancala_env import Game
 from mancala_env.agents.network import (
     MAX_NETWORK_BYTES,
     NetworkError,
@@ -26,8 +28,6 @@ from mancala_env.agents.network import (
 from mancala_env.agents.ppo import MAX_MODEL_BYTES, ModelLoadError, model_identity
 from mancala_env.agents.tournament.openings import SUITES, read_suite
 from mancala_env.agents.tournament.replay import load_record
-
-from mancala_env import Game
 from mancala_env.endgame.files import MAGIC, _read_header
 from mancala_env.readers import MAX_NESTING, nesting
 

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from mancala_env.agents import AlphaBetaAgent, MCTSAgent, load_agent
 from numba import njit
 
 from mancala_env import Game
+from mancala_env.agents import AlphaBetaAgent, MCTSAgent, load_agent
 from mancala_env.engine import layout as L
 
 RECORDED = json.loads((Path(__file__).parent / "search_games.json").read_text())

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from mancala_env.agents import mcts
 
 from mancala_env import Game
+from mancala_env.agents import mcts
 from mancala_env.engine import layout as L
 from mancala_env.engine import specialise, turn
 from mancala_env.engine.specialise import ENGINE, derive, derived_name, specialised

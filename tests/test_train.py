@@ -14,13 +14,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+from mancala_env import Game
 from mancala_env.agents import load_agent
+from mancala_env.cli import main
 from mancala_env.train.config import PPOSettings, TrainConfig, load_config
 from mancala_env.train.run import train
 from mancala_env.train.selfplay import SelfPlayCallback
-
-from mancala_env import Game
-from mancala_env.cli import main
 
 TINY = TrainConfig(
     timesteps=3072,

@@ -5,10 +5,10 @@ put right runs (a failed run used to leave an --out folder that refused the reru
 from __future__ import annotations
 
 import pytest
-from mancala_env.train.config import MAX_COUNT, PPOSettings, TrainConfig, load_config
-from mancala_env.train.run import train
 
 from mancala_env.cli import main
+from mancala_env.train.config import MAX_COUNT, PPOSettings, TrainConfig, load_config
+from mancala_env.train.run import train
 
 
 def run(capsys, *argv: str) -> tuple[int, str]:

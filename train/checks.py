@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from mancala_env import Game
 from mancala_env.agents.alphabeta import AlphaBetaAgent
 from mancala_env.agents.loader import SpecError, load_agent, parse_spec
 from mancala_env.agents.network import MAX_NETWORK_BYTES, float32_bytes, network_meta
 from mancala_env.agents.tournament.openings import read_suite, resolve_suite
-
-from mancala_env import Game
 from mancala_env.inputs import byte_size
 
 from .az.config import AZConfig

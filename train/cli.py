@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 from mancala_env.agents.tournament import BACKENDS, BackendError
-
 from mancala_env.arguments import (
     Parser,
     fail,

@@ -12,7 +12,6 @@ from typing import Any
 
 from mancala_env.agents import load_agent
 from mancala_env.agents.ppo import load_maskable_ppo
-
 from mancala_env.opponents import OPPONENTS
 from mancala_env.vec_env import MancalaVecEnv, policy_opponent
 

@@ -7,10 +7,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from mancala_env.agents.ppo import ModelLoadError
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import VecMonitor
 
+from mancala_env.agents.ppo import ModelLoadError
 from mancala_env.readers import integer, number, parse_json, read_bytes
 from mancala_env.variants import get_variant
 from mancala_env.vec_env import MancalaVecEnv

@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mancala_env.agents.tournament import TournamentConfig, run_tournament, wilson
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from tqdm import tqdm
 
+from mancala_env.agents.tournament import TournamentConfig, run_tournament, wilson
 from mancala_env.vec_env import MancalaVecEnv
 
 from .config import TrainConfig

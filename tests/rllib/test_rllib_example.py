@@ -8,6 +8,11 @@ import json
 
 import numpy as np
 import torch
+from ray.rllib.core.columns import Columns
+from ray.rllib.core.distribution.torch.torch_distribution import TorchCategorical
+from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
+from ray.rllib.utils.pre_checks.env import check_multiagent_environments
+
 from mancala_env.train.rllib_selfplay import (
     AGENTS,
     MancalaMultiAgentEnv,
@@ -15,10 +20,6 @@ from mancala_env.train.rllib_selfplay import (
     MaskedRandomModule,
     main,
 )
-from ray.rllib.core.columns import Columns
-from ray.rllib.core.distribution.torch.torch_distribution import TorchCategorical
-from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
-from ray.rllib.utils.pre_checks.env import check_multiagent_environments
 
 
 def test_the_environment_passes_rllibs_check_and_only_the_mover_observes():

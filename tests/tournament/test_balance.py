@@ -9,10 +9,10 @@ import json
 from pathlib import Path
 
 import pytest
+
 from mancala_env.agents.tournament import balance
 from mancala_env.agents.tournament.balance import Balance, Cell, first_moves
 from mancala_env.agents.tournament.store import GameStore
-
 from mancala_env.endgame.start import StartValue, start_value
 from mancala_env.variants import get_variant
 

@@ -7,12 +7,12 @@ import dataclasses
 import re
 
 import pytest
+
 from mancala_env.agents.accuracy import AccuracyRow
 from mancala_env.agents.tournament import TournamentConfig, format_leaderboard, run_tournament
 from mancala_env.agents.tournament.endgames import EndgameAccuracy, scored_moves
 from mancala_env.agents.tournament.match import start
 from mancala_env.agents.tournament.report import _markdown
-
 from mancala_env.cli import main
 from mancala_env.endgame.build import build
 from mancala_env.endgame.database import EndgameDatabase

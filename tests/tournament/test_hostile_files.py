@@ -9,8 +9,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from mancala_env.agents.tournament import GameStore, StoreError, TournamentConfig, run_tournament
 
+from mancala_env.agents.tournament import GameStore, StoreError, TournamentConfig, run_tournament
 from mancala_env.cli import main
 
 CONFIG = TournamentConfig("ayoayo", ("random", "greedy"), games_per_pair=2)

@@ -8,6 +8,7 @@ import logging
 import sys
 
 import pytest
+
 from mancala_env.agents.tournament import GameStore, TournamentConfig, run_tournament
 from mancala_env.agents.tournament.schedule import short
 

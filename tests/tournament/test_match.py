@@ -8,6 +8,7 @@ import re
 import sys
 
 import pytest
+
 from mancala_env.agents.tournament import (
     GameStore,
     Sprt,
@@ -18,7 +19,6 @@ from mancala_env.agents.tournament import (
 )
 from mancala_env.agents.tournament.schedule import scheduled
 from mancala_env.agents.tournament.sequential import pair_points
-
 from mancala_env.cli import main
 
 MATCH = ["match", "greedy", "random", "--workers", "1", "--every", "1"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from mancala_env.agents.tournament import rate
 from mancala_env.agents.tournament.nash import max_entropy_equilibrium, nash_average, score_margins
 

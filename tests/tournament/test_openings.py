@@ -10,6 +10,8 @@ import json
 
 import numpy as np
 import pytest
+
+from mancala_env import Game, list_variants
 from mancala_env.agents.loader import load_agent
 from mancala_env.agents.tournament import (
     OpeningSuite,
@@ -32,8 +34,6 @@ from mancala_env.agents.tournament.openings import (
     shipped_suite,
 )
 from mancala_env.agents.tournament.report import _markdown
-
-from mancala_env import Game, list_variants
 from mancala_env.cli import main
 from mancala_env.cli.tournament import suite_file
 

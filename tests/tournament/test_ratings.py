@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from mancala_env.agents.tournament import bradley_terry, rate, wilson
 from mancala_env.agents.tournament.ratings import expected_score, parse_anchor
 

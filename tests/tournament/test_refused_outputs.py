@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from special_files import listing, special
+
 from mancala_env.agents import network
 from mancala_env.agents.tournament import (
     BackendError,
@@ -16,8 +18,6 @@ from mancala_env.agents.tournament import (
     TournamentConfig,
     run_tournament,
 )
-from special_files import listing, special
-
 from mancala_env.cli import main
 
 

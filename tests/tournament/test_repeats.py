@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 
 import pytest
+
 from mancala_env.agents.tournament import TournamentConfig, format_leaderboard, run_tournament
 
 AGENT = '''

@@ -8,6 +8,7 @@ from pathlib import Path
 import matplotlib
 import numpy as np
 import pytest
+
 from mancala_env.agents.tournament.openings import read_suite, shipped_suite
 from mancala_env.agents.tournament.ratings import rate
 from mancala_env.agents.tournament.report import (

@@ -8,11 +8,11 @@ import sys
 from collections import Counter
 
 import pytest
+
 from mancala_env.agents import SpecError
 from mancala_env.agents.tournament import TournamentConfig, schedule
 from mancala_env.agents.tournament.match import start
 from mancala_env.agents.tournament.schedule import describe_openings
-
 from mancala_env.game import IllegalActionError
 
 AGENTS = ("random", "greedy", "alphabeta:depth=1")

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 import pytest
+
 from mancala_env.agents.tournament.sprt import (
     MAX_BOUND,
     NELO_SCALE,

@@ -8,6 +8,7 @@ import sys
 import time
 
 import pytest
+
 from mancala_env.agents.tournament import (
     GameRecord,
     GameStore,

@@ -7,6 +7,7 @@ import re
 import sys
 
 import pytest
+
 from mancala_env.agents.tournament import (
     BackendError,
     TournamentConfig,
@@ -14,7 +15,6 @@ from mancala_env.agents.tournament import (
     run_tournament,
     schedule,
 )
-
 from mancala_env.cli import main
 
 AGENTS = ("random", "greedy", "alphabeta:depth=1")

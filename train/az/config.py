@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from mancala_env.agents.alphabeta import MAX_DEPTH
-
 from mancala_env.inputs import MAX_WORKERS
 
 from ..config import MAX_COUNT, MAX_ENVS, SELF, _build, _number, _positive_int, read_toml

@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from mancala_env import Game
 from mancala_env.agents.alphabeta import WIN_ZONE, AlphaBetaAgent
 from mancala_env.agents.base import Agent
 from mancala_env.agents.loader import load_agent
 from mancala_env.agents.network import Network, parse_network
-
-from mancala_env import Game
 from mancala_env.engine import layout as L
 from mancala_env.engine.turn import step
 from mancala_env.observation import observe

@@ -8,8 +8,9 @@ import itertools
 
 import numpy as np
 import torch
-from mancala_env.agents.network import Network, encode, encoded_size
 from torch import nn
+
+from mancala_env.agents.network import Network, encode, encoded_size
 
 from .games import Batch
 

@@ -38,6 +38,9 @@ from typing import Any
 
 import numpy as np
 import torch
+from tqdm import tqdm
+
+from mancala_env import Game
 from mancala_env.agents.network import network_meta
 from mancala_env.agents.ppo import ModelLoadError
 from mancala_env.agents.tournament import (
@@ -48,9 +51,6 @@ from mancala_env.agents.tournament import (
     wilson,
 )
 from mancala_env.agents.tournament.openings import read_suite, resolve_suite
-from tqdm import tqdm
-
-from mancala_env import Game
 from mancala_env.inputs import INT32_MAX
 from mancala_env.outputs import write_atomically
 from mancala_env.readers import NpzArchive, ReadError, integer, number, parse_json, read_bytes
