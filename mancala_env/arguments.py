@@ -23,6 +23,7 @@ from typing import Any, NoReturn
 
 from .inputs import integer_text, number_text
 from .outputs import refusal
+from .readers import ReadError, open_regular
 from .variants import VARIANTS
 
 USAGE_ERROR = 2
@@ -133,11 +134,11 @@ def input_file(text: str) -> str:
         _refuse(text, "is a folder; name a file")
     if not path.exists():
         _refuse(text, "no such file")
-    try:
-        with path.open("rb"):
+    try:  # a FIFO or a device is refused, not waited on
+        with open_regular(path, sys.maxsize):
             pass
-    except OSError as error:
-        _refuse(text, f"cannot be read: {error.strerror or error}")
+    except ReadError as error:
+        _refuse(text, error.problem)
     return text
 
 

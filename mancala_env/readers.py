@@ -41,7 +41,7 @@ class ReadError(ValueError):
         self.where, self.problem = where, problem
 
 
-def _open_regular(path: str | os.PathLike, limit: int) -> BinaryIO:
+def open_regular(path: str | os.PathLike, limit: int) -> BinaryIO:
     """`path` opened for reading once it is known to be a regular file of at most `limit`
     bytes (a FIFO is opened without waiting for a writer, then refused)."""
     try:
@@ -63,7 +63,7 @@ def _open_regular(path: str | os.PathLike, limit: int) -> BinaryIO:
 
 def read_bytes(path: str | os.PathLike, limit: int) -> bytes:
     """The bytes of the regular file at `path`, refused unread when it holds more than `limit`."""
-    with _open_regular(path, limit) as file:
+    with open_regular(path, limit) as file:
         size = os.fstat(file.fileno()).st_size
         data = file.read(size + 1)  # a read allocates what it asks for: ask for what is there
         data += file.read(limit + 1 - len(data)) if len(data) > size else b""
@@ -76,7 +76,7 @@ def file_sha256(path: str | os.PathLike, limit: int) -> str:
     """The SHA-256 of the file at `path` (hex), read in chunks once its size is checked."""
     digest = hashlib.sha256()
     read = 0
-    with _open_regular(path, limit) as file:
+    with open_regular(path, limit) as file:
         while chunk := file.read(CHUNK):
             read += len(chunk)
             if read > limit:

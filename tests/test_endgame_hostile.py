@@ -10,10 +10,9 @@ import os
 
 import pytest
 
-from mancala_env import inputs
+from mancala_env import inputs, outputs
 from mancala_env.batch import BatchedGames
 from mancala_env.cli import main
-from mancala_env.endgame import files
 from mancala_env.endgame.build import build
 from mancala_env.endgame.database import EndgameDatabase
 from mancala_env.endgame.files import HEADER_SIZE, MAGIC, DatabaseError, checksum, level_path
@@ -135,7 +134,7 @@ def test_a_batch_that_fits_is_not_refused(monkeypatch):
 
 
 def test_a_full_disk_leaves_no_part_file_and_is_one_line(tmp_path, capsys, monkeypatch):
-    real_open = open
+    real_fdopen = os.fdopen
 
     class FullDisk:
         def __init__(self, file):
@@ -147,14 +146,17 @@ def test_a_full_disk_leaves_no_part_file_and_is_one_line(tmp_path, capsys, monke
         def __exit__(self, *exc):
             self.file.close()
 
+        def fileno(self):
+            return self.file.fileno()
+
         def write(self, data):
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    def opened(path, mode="r", *args, **kwargs):
-        file = real_open(path, mode, *args, **kwargs)
+    def opened(descriptor, mode="r", *args, **kwargs):  # the level files' writer (outputs)
+        file = real_fdopen(descriptor, mode, *args, **kwargs)
         return FullDisk(file) if "w" in mode else file
 
-    monkeypatch.setattr(files, "open", opened, raising=False)
+    monkeypatch.setattr(outputs.os, "fdopen", opened)
     out = tmp_path / "db"
     status = main(["solve", "oware", "--max-seeds", "2", "--out", str(out), "--no-progress"])
     err = capsys.readouterr().err

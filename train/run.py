@@ -11,6 +11,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import VecMonitor
 
 from mancala_env.agents.ppo import ModelLoadError
+from mancala_env.escaping import for_terminal
 from mancala_env.readers import integer, number, parse_json, read_bytes
 from mancala_env.variants import get_variant
 from mancala_env.vec_env import MancalaVecEnv
@@ -90,7 +91,8 @@ def _resume_state(checkpoint: Path, variant: str) -> dict:
     except (ValueError, KeyError, TypeError) as error:
         raise ModelLoadError(f"{state_path} is not a checkpoint's state: {error}") from None
     if found != variant:
-        raise ModelLoadError(f"{checkpoint} is a checkpoint of {found}, not of {variant}")
+        shown = for_terminal(found) if isinstance(found, str) else "something else"
+        raise ModelLoadError(f"{checkpoint} is a checkpoint of {shown}, not of {variant}")
     return {**state, "ppo": ppo}
 
 

@@ -39,6 +39,8 @@ from typing import Any
 
 import numpy as np
 
+from mancala_env.inputs import number_text
+
 from .nash import NashAveraging, nash_average
 
 PRIOR_DRAWS = 0.25
@@ -233,7 +235,7 @@ def parse_anchor(text: str) -> tuple[str, float]:
     """``SPEC=RATING`` (split at the last '=', as a spec holds '=' itself) as (spec, rating)."""
     spec, equals, rating = text.rpartition("=")
     try:
-        value = float(rating)
+        value = number_text(rating)
     except ValueError:
         value = math.nan
     if not equals or not spec or not math.isfinite(value) or abs(value) > MAX_ANCHOR:

@@ -505,13 +505,15 @@ def export_options(parser: argparse.ArgumentParser) -> None:
 def export(args: argparse.Namespace) -> int:
     from mancala_env.agents.tournament import GameStore, StoreError
 
+    from ..escaping import for_terminal
+
     try:
         with GameStore(args.db, read_only=True) as store:
             keys = store.tournament_keys()
             if args.tournament is not None and args.tournament not in keys:
                 raise StoreError(
                     f"{args.db} holds no tournament {args.tournament!r}; "
-                    f"its tournaments: {', '.join(keys) or 'none'}"
+                    f"its tournaments: {for_terminal(', '.join(keys)) or 'none'}"
                 )
             lines = list(store.export_jsonl(args.tournament))
     except StoreError as error:

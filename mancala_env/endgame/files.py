@@ -24,9 +24,10 @@ from typing import Any
 
 import numpy as np
 
+from ..escaping import for_terminal
 from ..inputs import is_integer
 from ..outputs import atomic_file
-from ..readers import parse_json
+from ..readers import ReadError, open_regular, parse_json
 from .index import level_size
 
 FORMAT = 1
@@ -39,6 +40,10 @@ class DatabaseError(ValueError):
     """A database file that is missing, corrupt, or built for other rules."""
 
 
+# a level file is memory-mapped, never read whole: this only bounds what a header may claim
+MAX_LEVEL_BYTES = 1 << 40
+
+
 def level_path(directory: str | os.PathLike, seeds: int) -> Path:
     """The file of the boards of `seeds` seeds in `directory`."""
     return Path(directory) / f"seeds_{seeds:02d}.egdb"
@@ -49,8 +54,11 @@ def headers_digest(directory: str | os.PathLike) -> str:
     checksum, so a database rebuilt or replaced gets a new digest, and no value is read."""
     digest = hashlib.sha256()
     for path in sorted(Path(directory).glob("seeds_*.egdb")):
-        with open(path, "rb") as file:
-            digest.update(file.read(HEADER_SIZE))
+        try:
+            with open_regular(path, MAX_LEVEL_BYTES) as file:
+                digest.update(file.read(HEADER_SIZE))
+        except ReadError as error:
+            raise DatabaseError(f"endgame database file {error}") from None
     return f"sha256:{digest.hexdigest()}"
 
 
@@ -61,7 +69,7 @@ def checksum(values: np.ndarray) -> str:
 def identity(header: dict[str, Any]) -> str:
     """The rules a header names, in words: ``oware v1 (grand_slam=no_capture, ...)``."""
     options = ", ".join(f"{k}={v}" for k, v in sorted(header["options"].items()))
-    return f"{header['variant']} v{header['version']} ({options})"
+    return for_terminal(f"{header['variant']} v{header['version']} ({options})")
 
 
 def write_level(
@@ -98,10 +106,10 @@ HEADER_TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
 
 def _read_header(path: Path) -> dict[str, Any]:
     try:
-        with open(path, "rb") as file:
+        with open_regular(path, MAX_LEVEL_BYTES) as file:
             head = file.read(HEADER_SIZE)
-    except OSError as error:
-        raise DatabaseError(f"cannot read endgame database file {path}: {error}") from None
+    except ReadError as error:
+        raise DatabaseError(f"endgame database file {error}") from None
     if len(head) < HEADER_SIZE or not head.startswith(MAGIC):
         raise DatabaseError(f"{path} is not an endgame database file (no header)")
     try:
@@ -141,7 +149,8 @@ def read_level(path: Path, seeds: int, rules: dict[str, Any]) -> np.ndarray:
             f"{path} is corrupt: its header says {header['seeds']} seeds and "
             f"{header['positions']} positions, its name {seeds} seeds ({expected} positions)"
         )
-    size = path.stat().st_size - HEADER_SIZE
+    with open_regular(path, MAX_LEVEL_BYTES) as file:  # not a link's target's size
+        size = os.fstat(file.fileno()).st_size - HEADER_SIZE
     if size != expected:
         raise DatabaseError(
             f"{path} is corrupt: it holds {size} values, {expected} expected (truncated?)"

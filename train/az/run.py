@@ -44,13 +44,14 @@ from mancala_env import Game
 from mancala_env.agents.network import network_meta
 from mancala_env.agents.ppo import ModelLoadError
 from mancala_env.agents.tournament import (
-    BACKENDS,
     TournamentConfig,
     ray_session,
     run_tournament,
     wilson,
 )
+from mancala_env.agents.tournament.backends import check_backend
 from mancala_env.agents.tournament.openings import read_suite, resolve_suite
+from mancala_env.escaping import for_terminal
 from mancala_env.inputs import INT32_MAX
 from mancala_env.outputs import write_atomically
 from mancala_env.readers import NpzArchive, ReadError, integer, number, parse_json, read_bytes
@@ -269,7 +270,8 @@ def _checkpoint_state(checkpoint: Path, variant: str) -> dict[str, Any]:
         raise ModelLoadError(f"{state_path} is not a checkpoint's state: {error}") from None
     if state["variant"] != variant:
         raise ModelLoadError(
-            f"{checkpoint} is a checkpoint of {state['variant']}, not of {variant}"
+            f"{checkpoint} is a checkpoint of {for_terminal(str(state['variant']))}, not of "
+            f"{variant}"
         )
     return state
 
@@ -484,8 +486,7 @@ def _workers(count: int, backend: str, ray_address: str | None) -> Iterator[Call
     `count` worker processes (started fresh: a forked torch can hang), or as Ray tasks, all of
     a generation's at once, on the cluster at `ray_address` (a local instance of `count` CPUs
     when None)."""
-    if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
+    check_backend(backend, count, ray_address)
     if backend == "ray":
         with ray_session(count, ray_address) as ray:
 
@@ -496,8 +497,6 @@ def _workers(count: int, backend: str, ray_address: str | None) -> Iterator[Call
 
             yield on_ray
         return
-    if ray_address is not None:
-        raise ValueError("--ray-address goes with --backend ray")
     if count == 1:
         yield map
         return
