@@ -30,7 +30,7 @@ from typing import Any
 
 from mancala_env.agents.tournament.balance import Cell, play_cell, read_cell
 from mancala_env.agents.tournament.store import GameStore
-from mancala_env.train.files import write_atomically
+from mancala_env.outputs import write_atomically
 from mancala_env.variants import get_variant
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -73,7 +73,7 @@ CELLS: list[Cell] = [
     _cell("mighty_men", MIGHTY_DEPTH),
     _cell("mighty_men_calm", MIGHTY_DEPTH),
 ]
-SOLVABLE = ("oware", "kpo", "ouri")  # the rule sets the endgame builder solves
+SOLVABLE = ("oware", "kpo", "ouri")  # whose board size is an option: small boards solve whole
 MAX_SOLVED_SEEDS = 24  # the largest game solved whole here
 
 

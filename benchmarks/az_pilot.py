@@ -4,11 +4,11 @@
     python benchmarks/az_pilot.py --variants ayoayo ncho --depths 4 6 8 [--positions 200]
                                   [--out benchmarks/results/az_pilots.json]
 
-For each rule set and depth, one worker's share (`train.az.games.play_and_label`) is labelled
-in this process, one core, with a new network and the rest of the rule set's config (its
+For each rule set and depth, one worker's share (`mancala_env.train.az.games.play_and_label`) is
+labelled in this process, one core, with a new network and the rest of the rule set's config (its
 opponents, its games at once): first a few positions to compile and warm up, then `--positions`
-timed. A run's two workers label about twice this a second, less the fitting. Each rule set's
-line is added to `--out` as it is measured, so a stopped measurement keeps what it has.
+timed. A run's two workers label about twice this a second, less the fitting. Each rule set's line
+is added to `--out` as it is measured, so a stopped measurement keeps what it has.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 positions of 3 to N seeds (`mancala_env.agents.accuracy.measure_accuracy`, as
 ``mancala accuracy`` runs it), written to a results file.
 
-    nice -n 19 python benchmarks/endgame_accuracy_ayoayo.py --db /work/runs/endgames/ayoayo \\
+    nice -n 19 python benchmarks/endgame_accuracy_ayoayo.py --db endgames/ayoayo \\
         --max-seeds 15 --positions 390
 """
 

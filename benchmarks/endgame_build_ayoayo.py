@@ -2,7 +2,7 @@
 time, CPU time, peak memory, boards, bytes and settling passes in a results file.
 
     nohup nice -n 19 python benchmarks/endgame_build_ayoayo.py --max-seeds 15 \\
-        --out /work/runs/endgames/ayoayo > ayoayo-db.log 2>&1 &
+        --out endgames/ayoayo > ayoayo-db.log 2>&1 &
 
 Each seed count is solved by `mancala_env.endgame.build.build` in a child process of its own,
 so the CPU time and the peak resident memory (``resource.getrusage`` of the children) are those

@@ -31,7 +31,7 @@ from mancala_env.agents.metrics import (
     markdown_report,
     measure,
 )
-from mancala_env.train.files import write_atomically
+from mancala_env.outputs import write_atomically
 from mancala_env.variants import VARIANTS
 
 RESULTS = Path(__file__).parent / "results" / "metrics.json"

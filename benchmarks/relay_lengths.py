@@ -41,7 +41,7 @@ from mancala_env.engine.board import house_pit
 from mancala_env.engine.moves import rule_candidates
 from mancala_env.engine.sowing import ENDLESS, relay
 from mancala_env.engine.turn import count_legal, new_game, nth_legal_action, step
-from mancala_env.train.files import write_atomically
+from mancala_env.outputs import write_atomically
 from mancala_env.variants import get_variant
 from mancala_env.variants.base import RelayOptions
 

@@ -13,7 +13,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     add_command(
         commands,
         "train",
-        "train a MaskablePPO agent by self-play (train extra)",
+        "train an agent: MaskablePPO self-play or expert iteration (train extra)",
         train_options,
         train,
     )
