@@ -133,7 +133,7 @@ class Network:
         """NetworkError unless `game` is of the rule set, observation and actions the network
         was fitted for (any options of that rule set that keep those sizes play)."""
         high = observation_high(game.params)
-        if SAME_RULES.get(game.variant.name, game.variant.name) != self.variant:
+        if self.variant not in (game.variant.name, SAME_RULES.get(game.variant.name)):
             raise NetworkError(f"the network {where} plays {self.variant}, not {game.variant.name}")
         if len(high) != len(self.high) or game.n_actions != self.meta["n_actions"]:
             raise NetworkError(

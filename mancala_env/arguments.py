@@ -23,7 +23,6 @@ from typing import Any, NoReturn
 
 from .inputs import integer_text, number_text
 from .outputs import refusal
-from .readers import ReadError, open_regular
 from .variants import VARIANTS
 
 USAGE_ERROR = 2
@@ -134,6 +133,8 @@ def input_file(text: str) -> str:
         _refuse(text, "is a folder; name a file")
     if not path.exists():
         _refuse(text, "no such file")
+    from .readers import ReadError, open_regular  # not on `mancala --help`'s path
+
     try:  # a FIFO or a device is refused, not waited on
         with open_regular(path, sys.maxsize):
             pass
