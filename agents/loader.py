@@ -19,7 +19,6 @@ Keys are written ``key=value`` and separated by commas: ``alphabeta:depth=8,time
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import importlib.util
 import inspect
@@ -30,6 +29,7 @@ from typing import Any
 
 from mancala_env.endgame.files import headers_digest
 from mancala_env.inputs import integer_text, number_text
+from mancala_env.readers import content_identity
 from mancala_env.variants import get_variant
 
 from .alphabeta import EVALUATIONS, MAX_DEPTH, AlphaBetaAgent
@@ -318,7 +318,7 @@ def agent_identity(spec: str) -> str:
         if source is None or not os.path.isfile(source):
             return f"{module_name} (no source file)"
         with open(source, "rb") as file:
-            return "sha256:" + hashlib.sha256(file.read()).hexdigest()
+            return content_identity(file.read())
     identity = f"{kind} v{BUILT_INS[kind].code_version}"
     database = arguments.get("db", arguments.get("tb"))  # perfect's, alphabeta's
     if database is not None:  # its level files, by their headers (each has a checksum)

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from mancala_env import Game
+from mancala_env.inputs import derived_seed, integer
 
 from .base import Agent, RandomAgent
 from .loader import load_agent
@@ -166,11 +167,6 @@ def summarise(traces: Sequence[GameTrace], distinct: int | None = None) -> Metri
     )
 
 
-def _seed(seed: int, *path: int) -> int:
-    """An independent 32-bit seed for each `path` under `seed`."""
-    return int(np.random.SeedSequence(seed, spawn_key=path).generate_state(1)[0])
-
-
 OPENING_PLIES = 4  # as a tournament's random lines
 RANDOM_PLAY = "random"
 STRONG_PLAY = "alphabeta:depth=4"  # cheap: a second or so a game on the larger boards
@@ -188,19 +184,18 @@ def measure(
     seats after `opening_plies` random plies: game k reset with its own seed, each seat's agent
     and the opening seeded apart."""
     for name, value, low in (("games", games, 1), ("opening_plies", opening_plies, 0)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise ValueError(f"{name} must be an integer of {low} or more, got {value!r}")
+        integer(value, name, low, numpy=False)
     options = dict(options or {})
     players = [load_agent(agent, variant, seed=seed) for _ in range(2)]
     traces, seen = [], set()
     for k in range(games):
         game = Game(variant, **options)
-        game.reset(np.random.default_rng(_seed(seed, 0, k)))
+        game.reset(np.random.default_rng(derived_seed(seed, 0, k)))
         start = game.state.tobytes()
         for seat, player in enumerate(players):
-            player.reset(_seed(seed, 1, k, seat))
+            player.reset(derived_seed(seed, 1, k, seat))
         moves: list[int] = []
-        opener = RandomAgent(_seed(seed, 2, k))
+        opener = RandomAgent(derived_seed(seed, 2, k))
         seats = [_Seat(player, opener, opening_plies, moves) for player in players]
         traces.append(trace_game(game, seats))
         seen.add((start, tuple(moves)))

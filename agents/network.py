@@ -15,7 +15,6 @@ observation and action sizes, the layer widths, the encoding's caps) and the wei
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import math
@@ -29,9 +28,16 @@ from typing import Any
 import numpy as np
 
 from mancala_env import Game
-from mancala_env.inputs import is_integer
+from mancala_env.inputs import integer, is_integer
 from mancala_env.observation import observation_high
-from mancala_env.readers import NpzArchive, ReadError, file_sha256, integer, parse_json, read_bytes
+from mancala_env.readers import (
+    NpzArchive,
+    ReadError,
+    content_identity,
+    file_identity,
+    parse_json,
+    read_bytes,
+)
 from mancala_env.variants import VARIANTS, get_variant
 
 FORMAT_NAME = "mancala-az-network"
@@ -280,11 +286,7 @@ def read_network(name: str | os.PathLike) -> tuple[Network, str]:
         network = parse_network(content, repr(str(path)))
     except ValueError as error:
         raise NetworkError(f"cannot load a network: {error}") from None
-    return network, network_identity_of(content)
-
-
-def network_identity_of(content: bytes) -> str:
-    return "sha256:" + hashlib.sha256(content).hexdigest()
+    return network, content_identity(content)
 
 
 def network_identity(name: str | os.PathLike) -> str:
@@ -292,6 +294,6 @@ def network_identity(name: str | os.PathLike) -> str:
     the file is known to be no larger than a network (nothing is loaded)."""
     path = network_file(name)
     try:
-        return "sha256:" + file_sha256(path, MAX_NETWORK_BYTES)
+        return file_identity(path, MAX_NETWORK_BYTES)
     except ValueError as error:
         raise NetworkError(f"cannot load a network: {error}") from None

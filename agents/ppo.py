@@ -15,7 +15,6 @@ stable-baselines3's full load instead, for models whose settings only a pickle c
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
 import pickle
@@ -27,7 +26,7 @@ import numpy as np
 
 from mancala_env import Game
 from mancala_env.observation import observation_high, observe
-from mancala_env.readers import file_sha256, parse_json, read_bytes
+from mancala_env.readers import content_identity, file_identity, parse_json, read_bytes
 
 MAX_MODEL_BYTES = 256 * 1024 * 1024  # a model of the largest net_arch trained here is ~10 MB
 MAX_DATA_BYTES = 16 * 1024 * 1024  # its settings (JSON) are some kB
@@ -46,17 +45,12 @@ def model_file(path: str | os.PathLike) -> Path:
     raise ModelLoadError(f"cannot load a MaskablePPO model from {str(path)!r}: no such file")
 
 
-def content_identity(content: bytes) -> str:
-    """What a model is, whatever its path: the hash of its file's bytes."""
-    return "sha256:" + hashlib.sha256(content).hexdigest()
-
-
 def model_identity(path: str | os.PathLike) -> str:
     """`content_identity` of the model file at `path`, read in chunks once the file is known
     to be no larger than a model."""
     file = model_file(path)
     try:
-        return "sha256:" + file_sha256(file, MAX_MODEL_BYTES)
+        return file_identity(file, MAX_MODEL_BYTES)
     except ValueError as error:
         raise ModelLoadError(f"cannot load a MaskablePPO model: {error}") from None
 

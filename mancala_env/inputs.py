@@ -1,13 +1,16 @@
-"""The one rule for integers a user hands in (actions, integer options, snapshot fields), the
-random seeds it allows, and the check that a request fits in the machine's memory.
+"""The one rule for integers and numbers a user hands in (actions, integer options, snapshot
+fields, settings, fields of files), the random seeds it allows and the seeds derived from them,
+and the check that a request fits in the machine's memory.
 
 Python and numpy integers are integers, and so is a numpy integer array of one element (what
 a policy returns for one action); bools are not, though Python counts them as integers, and
-neither are floats or strings, however whole.
+neither are floats or strings, however whole. Where a value is written to JSON as it was given
+(a training config), Python integers alone are taken: numpy's are not JSON.
 """
 
 from __future__ import annotations
 
+import math
 import os
 from typing import Any
 
@@ -17,9 +20,42 @@ INT32_MAX = 2**31 - 1  # the engine's state and rule parameters are int32
 MAX_WORKERS = 1024  # processes a command starts at most: more could only exhaust the machine
 
 
-def is_integer(value: Any) -> bool:
-    """Whether `value` is a Python or numpy integer (not a bool)."""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+def is_integer(value: Any, numpy: bool = True) -> bool:
+    """Whether `value` is a Python integer or, with `numpy`, a numpy one (never a bool)."""
+    kinds = (int, np.integer) if numpy else int
+    return isinstance(value, kinds) and not isinstance(value, (bool, np.bool_))
+
+
+def is_number(value: Any) -> bool:
+    """Whether `value` is a finite Python int or float (not a bool)."""
+    kind = isinstance(value, (int, float)) and not isinstance(value, bool)
+    return kind and math.isfinite(value)
+
+
+def integer(value: Any, name: str, low: int, high: int | None = None, numpy: bool = True) -> int:
+    """`value` as an int when it is an integer (`is_integer`) of `low` or more and at most
+    `high` (None: no bound); else a ValueError naming `name` and the range."""
+    if not is_integer(value, numpy) or value < low or (high is not None and value > high):
+        allowed = f"of {low:,} or more" if high is None else f"from {low:,} to {high:,}"
+        raise ValueError(f"{name} must be an integer {allowed}, got {value!r}")
+    return int(value)
+
+
+def number(
+    value: Any, name: str, low: float, high: float | None = None, low_open: bool = False
+) -> float:
+    """`value` as a float when it is a finite number (`is_number`) from `low` (above it, when
+    `low_open`) to `high` (None: no bound); else a ValueError naming `name` and the range."""
+    if (
+        not is_number(value)
+        or value < low
+        or (low_open and value == low)
+        or (high is not None and value > high)
+    ):
+        above = f"above {low:g}" if low_open else f"of {low:g} or more"
+        allowed = f"from {low:g} to {high:g}" if high is not None else above
+        raise ValueError(f"{name} must be a number {allowed}, got {value!r}")
+    return float(value)
 
 
 def as_integer(value: Any) -> int | None:
@@ -54,6 +90,18 @@ def check_seed(seed: Any) -> int | None:
     if not is_integer(seed) or seed < 0:
         raise ValueError(f"seed must be an integer of 0 or more, or None; got {seed!r}")
     return int(seed)
+
+
+def derived_seeds(seed: int, path: tuple[int, ...], count: int) -> tuple[int, ...]:
+    """`count` independent 32-bit seeds for `path` under `seed` (numpy's SeedSequence with
+    `path` as its spawn key): stored games and their keys depend on these numbers."""
+    state = np.random.SeedSequence(seed, spawn_key=path).generate_state(count)
+    return tuple(int(word) for word in state)
+
+
+def derived_seed(seed: int, *path: int) -> int:
+    """An independent 32-bit seed for `path` under `seed` (`derived_seeds`' first)."""
+    return derived_seeds(seed, path, 1)[0]
 
 
 def check_batch_seed(seed: Any) -> Any:

@@ -6,8 +6,9 @@ without a byte of it in memory) and hashed in chunks; JSON and TOML are scanned 
 they nest before a parser (which recurses) sees them; a numpy ``.npz`` archive's members are
 checked against the names its format defines, and each member's declared dtype and shape (read
 from its ``.npy`` header, nothing inflated) against the sizes expected, before any is inflated;
-numbers are range-checked, bools being no integers and floats no integers, however whole.
-Every refusal is a `ReadError`: one line naming the file and the field.
+numbers are range-checked (`mancala_env.inputs.integer` and `number`), bools being no integers
+and floats no integers, however whole. Every refusal is a `ReadError`: one line naming the file
+and the field.
 """
 
 from __future__ import annotations
@@ -26,8 +27,6 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 import numpy as np
-
-from .inputs import is_integer
 
 MAX_NESTING = 32  # brackets deep: no file the suite writes nests more than 6
 CHUNK = 1 << 20  # bytes hashed at a time
@@ -83,6 +82,16 @@ def file_sha256(path: str | os.PathLike, limit: int) -> str:
                 raise ReadError(path, f"is over {limit:,} bytes; at most {limit:,} are read")
             digest.update(chunk)
     return digest.hexdigest()
+
+
+def content_identity(content: bytes) -> str:
+    """What a file's content is, whatever its path: ``sha256:`` and the hash of its bytes."""
+    return "sha256:" + hashlib.sha256(content).hexdigest()
+
+
+def file_identity(path: str | os.PathLike, limit: int) -> str:
+    """`content_identity` of the file at `path`, read in chunks (`file_sha256`)."""
+    return "sha256:" + file_sha256(path, limit)
 
 
 _JSON_STRINGS = re.compile(r'"(?:\\.|[^"\\])*"')
@@ -148,27 +157,6 @@ def parse_toml(data: bytes | str, where: Any) -> dict[str, Any]:
         return tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError) as error:
         raise ReadError(where, f"is not valid TOML: {str(error).splitlines()[0]}") from None
-
-
-def integer(value: Any, field: str, low: int, high: int) -> int:
-    """`value` when it is an integer (not a bool, not a float) from `low` to `high`; else a
-    ValueError naming `field` and the range."""
-    if not is_integer(value) or not low <= value <= high:
-        raise ValueError(f"{field} must be an integer from {low:,} to {high:,}, got {value!r}")
-    return int(value)
-
-
-def number(value: Any, field: str, low: float, high: float) -> float:
-    """`value` when it is a finite number (not a bool) from `low` to `high`; else a ValueError
-    naming `field` and the range."""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, float))
-        or not math.isfinite(value)
-        or not low <= value <= high
-    ):
-        raise ValueError(f"{field} must be a number from {low:g} to {high:g}, got {value!r}")
-    return float(value)
 
 
 @dataclass(frozen=True)

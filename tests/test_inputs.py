@@ -93,3 +93,24 @@ def test_integer_options_out_of_int32_or_not_integers_are_refused(variant, optio
         BatchedGames(variant, 2, **{option: value})
     with pytest.raises(SnapshotError, match=message):
         Game.from_snapshot({"variant": variant, "options": {option: value}})
+
+
+def test_derived_seeds_are_the_numbers_stored_games_were_keyed_with():
+    """Tournaments, balance cells and metrics seed their games with these: they never change."""
+    from mancala_env.inputs import derived_seed, derived_seeds
+
+    assert derived_seed(7, 3, 17) == 2006016559
+    assert derived_seeds(7, (1,), 3) == (3618983171, 941218350, 283231612)
+    assert derived_seed(7, 1) == derived_seeds(7, (1,), 3)[0]
+
+
+def test_integer_takes_numpy_integers_unless_told_not_to():
+    from mancala_env.inputs import integer, number
+
+    assert integer(np.int64(3), "n", 1, 5) == 3
+    with pytest.raises(ValueError, match=r"^n must be an integer of 1 or more, got "):
+        integer(np.int64(3), "n", 1, numpy=False)
+    with pytest.raises(ValueError, match=r"^n must be an integer from 1 to 5, got True$"):
+        integer(True, "n", 1, 5)
+    with pytest.raises(ValueError, match=r"^x must be a number above 0, got 0$"):
+        number(0, "x", 0, low_open=True)

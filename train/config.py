@@ -4,11 +4,11 @@ user can copy and change; keys left out take the defaults of `TrainConfig`."""
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mancala_env.inputs import integer, is_integer, number
 from mancala_env.readers import parse_toml, read_bytes
 
 CONFIGS = Path(__file__).parent / "configs"
@@ -39,13 +39,13 @@ class PPOSettings:
         _positive_int("n_steps", self.n_steps)
         _positive_int("batch_size", self.batch_size, low=2)  # a minibatch of one has no spread
         _positive_int("n_epochs", self.n_epochs)
-        _number("learning_rate", self.learning_rate, 0, None, low_open=True)
-        _number("gamma", self.gamma, 0, 1)
-        _number("gae_lambda", self.gae_lambda, 0, 1)
-        _number("clip_range", self.clip_range, 0, None, low_open=True)
-        _number("ent_coef", self.ent_coef, 0, None)
+        number(self.learning_rate, "learning_rate", 0, None, low_open=True)
+        number(self.gamma, "gamma", 0, 1)
+        number(self.gae_lambda, "gae_lambda", 0, 1)
+        number(self.clip_range, "clip_range", 0, None, low_open=True)
+        number(self.ent_coef, "ent_coef", 0, None)
         if not isinstance(self.net_arch, list) or not all(
-            _is_int(width) and width >= 1 for width in self.net_arch
+            is_integer(width, numpy=False) and width >= 1 for width in self.net_arch
         ):
             raise ValueError(
                 f"net_arch must be a list of layer widths (integers of 1 or more), "
@@ -88,7 +88,7 @@ class TrainConfig:
         _positive_int("eval_games", self.eval_games)
         if self.eval_games % 2:
             raise ValueError(f"eval_games must be even (both seats), got {self.eval_games}")
-        _number("self_share", self.self_share, 0, 1)
+        number(self.self_share, "self_share", 0, 1)
         for name in ("opponents", "eval_opponents"):
             specs = getattr(self, name)
             if not isinstance(specs, list) or not all(isinstance(s, str) for s in specs):
@@ -133,29 +133,9 @@ class TrainConfig:
         return dataclasses.asdict(self)
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _positive_int(name: str, value: Any, low: int = 1, high: int = MAX_COUNT) -> None:
-    if not _is_int(value) or not low <= value <= high:
-        raise ValueError(f"{name} must be an integer from {low} to {high:,}, got {value!r}")
-
-
-def _number(name: str, value: Any, low: float, high: float | None, low_open: bool = False) -> None:
-    """`value` a finite number from `low` (above it, when `low_open`) to `high` (None: no
-    bound); ValueError names the setting and its range."""
-    number = isinstance(value, (int, float)) and not isinstance(value, bool)
-    if (
-        not number
-        or not math.isfinite(value)
-        or value < low
-        or (low_open and value == low)
-        or (high is not None and value > high)
-    ):
-        above = f"above {low:g}" if low_open else f"of {low:g} or more"
-        allowed = f"from {low:g} to {high:g}" if high is not None else above
-        raise ValueError(f"{name} must be a number {allowed}, got {value!r}")
+    """A count setting: a Python integer (the config is written to JSON as given)."""
+    integer(value, name, low, high, numpy=False)
 
 
 def _build(cls: type, values: Any, where: str) -> Any:

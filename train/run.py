@@ -12,7 +12,8 @@ from stable_baselines3.common.vec_env import VecMonitor
 
 from mancala_env.agents.ppo import ModelLoadError
 from mancala_env.escaping import for_terminal
-from mancala_env.readers import integer, number, parse_json, read_bytes
+from mancala_env.inputs import integer, number
+from mancala_env.readers import parse_json, read_bytes
 from mancala_env.variants import get_variant
 from mancala_env.vec_env import MancalaVecEnv
 

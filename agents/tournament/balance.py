@@ -42,6 +42,7 @@ import numpy as np
 
 from mancala_env import Game
 from mancala_env.engine import layout as L
+from mancala_env.inputs import derived_seeds, is_integer
 
 from ..loader import agent_identity, load_agent
 from .backends import run_games
@@ -150,12 +151,6 @@ def tally(records: Sequence[Mapping[str, Any]]) -> Balance:
     )
 
 
-def _seeds(seed: int, index: int) -> tuple[int, int, int]:
-    """Game `index`'s seeds under `seed`: of its start, of its agent, of its random moves."""
-    state = np.random.SeedSequence(seed, spawn_key=(index,)).generate_state(3)
-    return int(state[0]), int(state[1]), int(state[2])
-
-
 def first_moves(cell: Cell, game_seed: int, agent_seed: int, move_seed: int) -> tuple[int, ...]:
     """The moves a game of `cell` reset with `game_seed` opens with: the setting out as the
     agent (seeded `agent_seed`) chooses it, then each player's first move drawn at random
@@ -185,7 +180,8 @@ def first_moves(cell: Cell, game_seed: int, agent_seed: int, move_seed: int) -> 
 
 def game_task(cell: Cell, key: str, index: int, seed: int, identity: str) -> GameTask:
     """Game `index` of `cell` under `seed`, as a tournament's worker plays it."""
-    game_seed, agent_seed, move_seed = _seeds(seed, index)
+    # game `index`'s seeds: of its start, of its agent, of its random moves
+    game_seed, agent_seed, move_seed = derived_seeds(seed, (index,), 3)
     return GameTask(
         tournament=key,
         index=index,
@@ -246,7 +242,7 @@ def play_cell(
     after each game counted."""
     if not 0 < half_width < 0.5:
         raise ValueError(f"half_width must be a number between 0 and 0.5, got {half_width!r}")
-    if isinstance(max_games, bool) or not isinstance(max_games, int) or max_games < 1:
+    if not is_integer(max_games, numpy=False) or max_games < 1:
         raise ValueError(f"max_games must be a positive integer, got {max_games!r}")
     key = cell.key(seed)
     identity = agent_identity(cell.agent)

@@ -41,9 +41,9 @@ from typing import Any
 import numpy as np
 
 from mancala_env import Game
-from mancala_env.inputs import is_integer
+from mancala_env.inputs import derived_seed, integer, is_integer, is_number, number
 from mancala_env.outputs import write_atomically
-from mancala_env.readers import ReadError, integer, number, parse_json, read_bytes
+from mancala_env.readers import ReadError, parse_json, read_bytes
 from mancala_env.variants import VARIANTS, get_variant
 
 from ..loader import load_agent
@@ -171,11 +171,6 @@ def random_line(
     )
 
 
-def _line_seed(seed: int, index: int) -> int:
-    """An independent 32-bit seed for the line tried `index`-th under the suite's `seed`."""
-    return int(np.random.SeedSequence(seed, spawn_key=(index,)).generate_state(1)[0])
-
-
 def _position(variant: str, options: dict[str, Any], seed: int, moves: tuple[int, ...]) -> Game:
     game = Game(variant, **options)
     game.reset(np.random.default_rng(seed))
@@ -248,7 +243,7 @@ def build_suite(
                 f"only {len(seen)} distinct {variant} positions {plies} plies in were found; "
                 "ask for fewer or more --plies"
             )
-        line_seed = _line_seed(seed, index)
+        line_seed = derived_seed(seed, index)
         index += 1
         moves = random_line(variant, options, plies, line_seed)
         game = _position(variant, options, line_seed, moves)
@@ -422,15 +417,13 @@ def _entry(game: Game, plies: int, index: int, raw: Any) -> Opening:
     if not isinstance(raw, dict) or set(raw) != {"seed", "moves", "value"}:
         raise SuiteError(f"{where} must be an object of seed, moves and value, got {raw!r}")
     seed, moves, value = raw["seed"], raw["moves"], raw["value"]
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+    if not is_integer(seed, numpy=False) or not 0 <= seed < 2**63:
         raise SuiteError(f"{where}: seed must be a non-negative integer, got {seed!r}")
-    if not isinstance(moves, list) or not all(
-        isinstance(m, int) and not isinstance(m, bool) for m in moves
-    ):
+    if not isinstance(moves, list) or not all(is_integer(m, numpy=False) for m in moves):
         raise SuiteError(f"{where}: moves must be a list of integers, got {moves!r}")
     if len(moves) != plies:
         raise SuiteError(f"{where} has {len(moves)} moves; the suite's lines have {plies}")
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    if not is_number(value):
         raise SuiteError(f"{where}: value must be a finite number, got {value!r}")
     game.reset(np.random.default_rng(seed))
     for ply, move in enumerate(moves):

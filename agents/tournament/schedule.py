@@ -25,9 +25,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from mancala_env import Game
+from mancala_env.inputs import derived_seed, integer
 from mancala_env.variants import get_variant
 
 from ..loader import SpecError, agent_identity, parse_spec
@@ -97,7 +96,7 @@ class TournamentConfig:
             object.__setattr__(self, "rules", self.rules_now())
         elif not isinstance(self.rules, dict) or set(self.rules) != {"version", "options"}:
             raise ValueError(f"rules must be a dict of 'version' and 'options', got {self.rules!r}")
-        _check_int("games_per_pair", self.games_per_pair, 2, MAX_GAMES)
+        integer(self.games_per_pair, "games_per_pair", 2, MAX_GAMES)
         if self.games_per_pair % 2:
             raise ValueError(
                 f"games_per_pair must be even (each pair plays both seats equally), "
@@ -107,9 +106,9 @@ class TournamentConfig:
             self._choose_openings()
         if self.format not in FORMATS:
             raise ValueError(f"unknown format {self.format!r}; formats: {', '.join(FORMATS)}")
-        _check_int("openings", self.openings, 0, MAX_GAMES)
-        _check_int("opening_plies", self.opening_plies, 1)
-        _check_int("seed", self.seed, 0)
+        integer(self.openings, "openings", 0, MAX_GAMES)
+        integer(self.opening_plies, "opening_plies", 1)
+        integer(self.seed, "seed", 0)
         if isinstance(self.opening_suite, dict):  # as `to_json` stores it
             stored = self.opening_suite
             if set(stored) != {"sha256", "suite"} or not isinstance(stored["sha256"], str):
@@ -282,23 +281,6 @@ def _stored_identities(config: TournamentConfig) -> tuple[str, ...]:
     return tuple(given)
 
 
-def _check_int(name: str, value: Any, low: int, high: int | None = None) -> None:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, np.integer))
-        or value < low
-        or (high is not None and value > high)
-    ):
-        allowed = f"of {low} or more" if high is None else f"from {low} to {high:,}"
-        raise ValueError(f"{name} must be an integer {allowed}, got {value!r}")
-
-
-def _seed(config: TournamentConfig, *path: int) -> int:
-    """An independent 32-bit seed for each `path` under the tournament's seed."""
-    sequence = np.random.SeedSequence(config.seed, spawn_key=path)
-    return int(sequence.generate_state(1)[0])
-
-
 def random_opening(config: TournamentConfig, seed: int) -> tuple[int, ...]:
     """`opening_plies` random legal moves from the start of a game reset with `seed`, chosen
     so that the game is still going after them."""
@@ -334,11 +316,11 @@ def scheduled(config: TournamentConfig, start: int = 0) -> Iterator[GameTask]:
             elif played:
                 k = r % played
                 if k not in openings:
-                    seed = _seed(config, 0, k)
+                    seed = derived_seed(config.seed, 0, k)
                     openings[k] = (seed, random_opening(config, seed))
                 seed, opening = openings[k]
             else:
-                seed, opening = _seed(config, 1, p, r), ()
+                seed, opening = derived_seed(config.seed, 1, p, r), ()
             for swap in (False, True):
                 index = (p * couples + r) * 2 + swap
                 if index < start:
@@ -352,6 +334,9 @@ def scheduled(config: TournamentConfig, start: int = 0) -> Iterator[GameTask]:
                     agents=(config.agents[first], config.agents[second]),
                     identities=(config.identities[first], config.identities[second]),
                     seed=seed,
-                    agent_seeds=(_seed(config, 2, index, 0), _seed(config, 2, index, 1)),
+                    agent_seeds=(
+                        derived_seed(config.seed, 2, index, 0),
+                        derived_seed(config.seed, 2, index, 1),
+                    ),
                     opening=opening,
                 )

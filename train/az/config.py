@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from mancala_env.agents.alphabeta import MAX_DEPTH
-from mancala_env.inputs import MAX_WORKERS
+from mancala_env.inputs import MAX_WORKERS, number
 
-from ..config import MAX_COUNT, MAX_ENVS, SELF, _build, _number, _positive_int, read_toml
+from ..config import MAX_COUNT, MAX_ENVS, SELF, _build, _positive_int, read_toml
 
 CONFIGS = Path(__file__).parent.parent / "configs" / "az"
 DEVICES = ("auto", "cpu", "cuda")
@@ -70,13 +70,13 @@ class AZConfig:
         _positive_int("random_plies", self.random_plies, low=0)
         if self.eval_games % 2:
             raise ValueError(f"eval_games must be even (both seats), got {self.eval_games}")
-        _number("explore", self.explore, 0, 1)
-        _number("temperature", self.temperature, 0, None, low_open=True)
-        _number("value_scale", self.value_scale, 0, None, low_open=True)
-        _number("learning_rate", self.learning_rate, 0, None, low_open=True)
-        _number("weight_decay", self.weight_decay, 0, None)
+        number(self.explore, "explore", 0, 1)
+        number(self.temperature, "temperature", 0, None, low_open=True)
+        number(self.value_scale, "value_scale", 0, None, low_open=True)
+        number(self.learning_rate, "learning_rate", 0, None, low_open=True)
+        number(self.weight_decay, "weight_decay", 0, None)
         if self.final_learning_rate is not None:
-            _number("final_learning_rate", self.final_learning_rate, 0, None, low_open=True)
+            number(self.final_learning_rate, "final_learning_rate", 0, None, low_open=True)
         if self.device not in DEVICES:
             raise ValueError(f"device must be one of {', '.join(DEVICES)}, got {self.device!r}")
         if self.endgames is not None and not isinstance(self.endgames, str):

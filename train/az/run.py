@@ -52,9 +52,9 @@ from mancala_env.agents.tournament import (
 from mancala_env.agents.tournament.backends import check_backend
 from mancala_env.agents.tournament.openings import read_suite, resolve_suite
 from mancala_env.escaping import for_terminal
-from mancala_env.inputs import INT32_MAX
+from mancala_env.inputs import INT32_MAX, integer, number
 from mancala_env.outputs import write_atomically
-from mancala_env.readers import NpzArchive, ReadError, integer, number, parse_json, read_bytes
+from mancala_env.readers import NpzArchive, ReadError, parse_json, read_bytes
 from mancala_env.variants import get_variant
 
 from ..checks import check_az_settings
