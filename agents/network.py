@@ -19,6 +19,7 @@ import io
 import json
 import math
 import os
+import reprlib
 import warnings
 from dataclasses import dataclass
 from functools import cached_property
@@ -196,8 +197,9 @@ def _check_meta(meta: Any) -> None:
     for key in ("variant", "rules_version", "observation_high", "caps", "n_actions", "hidden"):
         if key not in meta:
             raise ValueError(f"its meta has no {key!r}")
-    if meta["variant"] not in VARIANTS:
-        raise ValueError(f"its meta's variant {meta['variant']!r} is not a rule set")
+    if not isinstance(meta["variant"], str) or meta["variant"] not in VARIANTS:
+        shown = reprlib.repr(meta["variant"])
+        raise ValueError(f"its meta's variant {shown} is not a rule set")
     current = get_variant(meta["variant"]).version
     integer(meta["rules_version"], f"its meta's rules_version ({meta['variant']})", 0, current)
     high, caps, hidden = meta["observation_high"], meta["caps"], meta["hidden"]

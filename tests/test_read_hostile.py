@@ -132,6 +132,21 @@ def test_a_network_with_a_malformed_meta_is_refused_in_one_line(tmp_path, networ
     check_refusal(tmp_path, lambda: read_network(path), NetworkError)
 
 
+@pytest.mark.parametrize("variant", [[], {}, 3, None, "x" * 10_000])
+def test_a_network_whose_meta_names_no_rule_set_is_refused_in_one_line(
+    tmp_path, network_arrays, variant
+):
+    """A variant that is not a text (a list once raised TypeError) or names no rule set."""
+    meta = {**json.loads(network_arrays["meta"].tobytes()), "variant": variant}
+    text = json.dumps(meta)
+    arrays = {**network_arrays, "meta": np.frombuffer(text.encode(), dtype=np.uint8)}
+    path = tmp_path / "net.npz"
+    path.write_bytes(npz(arrays))
+    check_refusal(tmp_path, lambda: read_network(path), NetworkError)
+    with pytest.raises(NetworkError, match="is not a rule set"):
+        read_network(path)
+
+
 def test_a_network_member_of_deflated_zeros_is_refused_unread(tmp_path, network_arrays):
     path = tmp_path / "net.npz"
     path.write_bytes(npz(network_arrays))
