@@ -1,5 +1,6 @@
 """A module's cache key changes with the sources it is built from, and with no others."""
 
+import ast
 import os
 import subprocess
 import sys
@@ -14,11 +15,15 @@ SPECIALISE = "mancala_env.engine.specialise"
 BUILT = (*ENGINE, SPECIALISE, *HOT_MODULES)  # what the engine's and a rule set's modules read
 
 
-def copied_tree(root: Path) -> Path:
-    """The package's Python sources copied to `root`, laid out as they are below `ROOT`."""
+def copied_tree(root: Path, installed: bool = False) -> Path:
+    """The package's Python sources copied to `root`, laid out as they are below `ROOT`, or
+    (`installed`) with agents/ and train/ inside mancala_env/, as a wheel installs them."""
     for package in ("mancala_env", "agents", "train"):
         for path in (ROOT / package).rglob("*.py"):
-            copy = root / path.relative_to(ROOT)
+            relative = path.relative_to(ROOT)
+            if installed and package != "mancala_env":
+                relative = "mancala_env" / relative
+            copy = root / relative
             copy.parent.mkdir(parents=True, exist_ok=True)
             copy.write_bytes(path.read_bytes())
     return root
@@ -39,6 +44,34 @@ def test_an_agents_edit_changes_its_key_and_no_module_the_engine_is_built_from(t
     after = keys((*BUILT, MCTS), edited(tmp_path, MCTS, "# a comment\n"))
     assert after[MCTS] != before[MCTS]
     assert {name: after[name] for name in BUILT} == {name: before[name] for name in BUILT}
+
+
+def test_an_agents_edit_renames_its_derived_module_and_no_other(tmp_path):
+    """In a copy of the package laid out as installed, each derived module is written (not
+    compiled) before and after a comment is added to MCTS's module."""
+    tree = copied_tree(tmp_path / "tree", installed=True)
+    code = (
+        "from mancala_env import Game\n"
+        "from mancala_env.engine.specialise import specialised\n"
+        "from mancala_env.kernels import HOT_MODULES\n"
+        f"print(specialised(Game('oware').params, HOT_MODULES + ({MCTS!r},), True).files)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(tree), "MANCALA_ENV_CACHE": str(tmp_path / "cache")}
+
+    def derived() -> dict[str, str]:
+        done = subprocess.run(
+            [sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        files = ast.literal_eval(done.stdout.strip())
+        assert Path(files[MCTS]).is_relative_to(tmp_path / "cache")
+        return {name: Path(file).name for name, file in files.items()}
+
+    before = derived()
+    mcts = tree / "mancala_env" / "agents" / "mcts.py"
+    mcts.write_text(mcts.read_text() + "# a comment\n")
+    after = derived()
+    assert [name for name in before if after[name] != before[name]] == [MCTS]
 
 
 def test_the_engine_reads_nothing_of_the_agents_or_training():
