@@ -11,27 +11,24 @@ docs/engine.md).
 
 numba's disk cache checks the source file of the kernel alone: a kernel cached before a
 constant of `layout.py` or a kernel it calls in another module changed would be loaded stale.
-This `njit` stamps each cache entry with a hash of every module kernels are written in (and of
-the engine's, constants included) and with whether numba checks bounds (which numba's own
-cache does not tell apart), so any change there compiles afresh. Both tricks reach into numba's
-internals, which `numba_internals` holds.
+This `njit` stamps each cache entry with the key of the module the kernel is written in
+(`source_keys.module_key`: its source and that of every module of this package it imports,
+directly or not), numba's version and whether numba checks bounds (which numba's own cache does
+not tell apart), so a change there compiles afresh, and a change anywhere else does not. Both
+tricks reach into numba's internals, which `numba_internals` holds.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numba
 from numba.extending import is_jitted
 
 from .numba_internals import compile_by_type, stamp_cache
-
-# the repository (agents/ beside mancala_env/) or, installed, site-packages (mancala_env/agents/)
-ROOT = Path(__file__).resolve().parents[2]
+from .source_keys import module_key
 
 
 def njit(function: Callable | None = None, **options: Any) -> Any:
@@ -44,31 +41,12 @@ def njit(function: Callable | None = None, **options: Any) -> Any:
     if is_jitted(dispatcher):  # not under NUMBA_DISABLE_JIT
         compile_by_type(dispatcher)
         if cache:
-            stamp_cache(dispatcher, function, _stamp)
+            stamp_cache(dispatcher, function, _stamp(function.__module__))
     return dispatcher
 
 
-def _stamp() -> tuple[str, bool]:
-    return sources_digest(), bool(numba.config.BOUNDSCHECK)
-
-
-def kernel_sources(root: Path = ROOT) -> list[Path]:
-    """The sources a kernel may read: the engine's modules, and every module of `mancala_env`
-    and `agents` that writes kernels."""
-    engine = sorted((root / "mancala_env" / "engine").glob("*.py"))
-    writers = [
-        path
-        for package in ("mancala_env", "agents")
-        for path in sorted((root / package).rglob("*.py"))
-        if path not in engine and "njit" in path.read_text()
-    ]
-    return engine + writers
-
-
 @functools.cache
-def sources_digest(root: Path = ROOT) -> str:
-    """A hash of `kernel_sources(root)`, read once a process."""
-    digest = hashlib.sha256()
-    for path in kernel_sources(root):
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+def _stamp(module: str) -> Callable[[], tuple[str, str, bool]]:
+    """The stamp of the cache entries of the kernels written in `module`, worked out when a
+    kernel is first called (the module is loaded by then)."""
+    return lambda: (module_key(module), numba.__version__, bool(numba.config.BOUNDSCHECK))

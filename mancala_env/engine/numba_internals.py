@@ -7,7 +7,8 @@ numba's public API lacks four things the engine needs; each is done here and now
    by argument type instead (`Dispatcher.get_call_template`, replaced per dispatcher).
 2. `stamp_cache`: numba's disk cache checks the kernel's own source file alone, so a kernel
    cached before a constant it reads in another module changed would be loaded stale. The cache
-   entries are stamped with a digest of every kernel source (`caching` locators).
+   entries are stamped with the key of the sources the kernel is built from (`caching`
+   locators).
 3. `has_cached_code`: whether a call will compile, read from the disk cache's index, so a user
    who waits is told why (`first_use`).
 4. `stack_array`: scratch room on the stack frame, for kernels compiled without reference

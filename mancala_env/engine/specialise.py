@@ -13,11 +13,12 @@ reads of ``params``, so the same compiled module serves every value of them. num
 that module like any other and caches it on disk.
 
 The derived module is named by a hash of everything it is made from: the structure's values,
-the source of every module it copies, `jit.sources_digest` (every module of this package, the
-layout's constants and this file included, and every module that writes kernels), the derived
-modules it calls and numba's version. A changed
-rule, constant or parameter therefore names a new module, which compiles by itself; nothing
-stale can be loaded. The modules live in the user's cache folder
+the key (`source_keys.module_key`) of every module it copies and of this file (each key hashes
+the module's source and that of every module of this package it imports, directly or not),
+the derived modules it calls and numba's version. A changed rule, constant or parameter
+therefore names a new module, which compiles by itself, and nothing stale can be loaded; an
+edit to a module none of its sources import (an agent's, say) leaves its name, and its
+compiled code, as they were. The modules live in the user's cache folder
 (``$MANCALA_ENV_CACHE``, else ``$XDG_CACHE_HOME/mancala_env``, else ``~/.cache/mancala_env``),
 used only when no one else can write it (`cache_folder`), written atomically; the folder may be
 deleted at any time.
@@ -51,7 +52,7 @@ import numpy as np
 from ..outputs import write_atomically
 from . import layout
 from .cache_folder import cache_folder
-from .jit import sources_digest
+from .source_keys import module_key
 
 ENGINE = (
     "mancala_env.engine.board",
@@ -120,14 +121,16 @@ def _derived_module(
     """The module derived from the modules `names` for `values`, with the state's room for
     kept lifts `room` (`layout.kept_layout`), written and imported once; its calls to the
     kernels in `made` go to their derived copies."""
-    sources = [inspect.getsource(importlib.import_module(name)) for name in names]
+    written = [importlib.import_module(name) for name in names]
     callees = sorted({module for module, _ in made.values()})
     laid_out = repr(sorted(room.items()))
-    module_name = derived_name(values, names, [*sources, sources_digest(), laid_out, *callees])
+    keys = [module_key(name) for name in (*names, __name__)]  # this file derives it
+    module_name = derived_name(values, names, [*keys, laid_out, *callees])
     if module_name in _modules:
         return _modules[module_name]
     path = cache_folder() / "kernels" / f"{module_name}.py"
     if not path.exists():
+        sources = [inspect.getsource(module) for module in written]
         write_atomically(path, derive(values, names, sources, made, room).encode())
     spec = importlib.util.spec_from_file_location(f"{PACKAGE}.{module_name}", path)
     assert spec is not None and spec.loader is not None
@@ -147,8 +150,9 @@ def _kernel_names(source: str) -> list[str]:
 
 
 def derived_name(values: tuple[int, ...], names: tuple[str, ...], sources: list[str]) -> str:
-    """The name of the module derived from `sources` for `values`: a hash of both, of the
-    modules' names and of numba's version (rule sets with equal parameters share it)."""
+    """The name of the module derived from `sources` (the keys of what it is made from) for
+    `values`: a hash of both, of the modules' names and of numba's version (rule sets with
+    equal parameters share it)."""
     made_of = repr((values, names, sources, numba.__version__)).encode()
     return f"rules_{hashlib.sha256(made_of).hexdigest()[:20]}"
 
