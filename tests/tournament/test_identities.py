@@ -8,23 +8,11 @@ import logging
 import sys
 
 import pytest
+from scripted_agents import AGENT_SOURCE
 
 from mancala_env.agents.tournament import GameStore, TournamentConfig, run_tournament
 from mancala_env.agents.tournament.schedule import short
 
-AGENT = '''
-class Agent:
-    """The {which} legal action."""
-
-    def __init__(self, seed=None):
-        pass
-
-    def reset(self, seed=None):
-        pass
-
-    def act(self, game):
-        return game.legal_actions()[{index}]
-'''
 MODULE = "identity_test_agent"
 SPEC = f"python:{MODULE}:Agent"
 
@@ -33,7 +21,7 @@ SPEC = f"python:{MODULE}:Agent"
 def user_agent(tmp_path, monkeypatch):
     """The file of a user's agent module, importable from `tmp_path`, forgotten afterwards."""
     source = tmp_path / f"{MODULE}.py"
-    source.write_text(AGENT.format(which="first", index=0))
+    source.write_text(AGENT_SOURCE.format(which="first", index=0))
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, MODULE, raising=False)
     yield source
@@ -48,7 +36,7 @@ def test_a_stored_tournament_keeps_its_key_when_its_agent_file_changes(tmp_path,
     db = tmp_path / "t.sqlite"
     played = run_tournament(make_config(), db=db, progress=False, bootstrap=20)
     key = played.config.key
-    user_agent.write_text(AGENT.format(which="last", index=-1))
+    user_agent.write_text(AGENT_SOURCE.format(which="last", index=-1))
     assert make_config().key != key  # the new file is another agent
     with GameStore(db, read_only=True) as store:
         ((stored_key, stored),) = store.tournaments()
@@ -64,7 +52,7 @@ def test_a_stored_tournament_keeps_its_key_when_its_agent_file_changes(tmp_path,
 def test_a_stored_tournament_whose_agent_changed_is_not_played_on(tmp_path, user_agent):
     db = tmp_path / "t.sqlite"
     run_tournament(make_config(), db=db, progress=False, bootstrap=20)
-    user_agent.write_text(AGENT.format(which="last", index=-1))
+    user_agent.write_text(AGENT_SOURCE.format(which="last", index=-1))
     with GameStore(db, read_only=True) as store:
         ((key, stored),) = store.tournaments()
     assert stored.changes() == [
@@ -83,7 +71,7 @@ def test_a_changed_agent_makes_a_new_tournament_and_says_so(tmp_path, user_agent
     db = tmp_path / "t.sqlite"
     first = run_tournament(make_config(), db=db, progress=False, bootstrap=20)
     old = first.config.identities[1]
-    user_agent.write_text(AGENT.format(which="last", index=-1))
+    user_agent.write_text(AGENT_SOURCE.format(which="last", index=-1))
     again = make_config()
     with caplog.at_level(logging.WARNING, logger="mancala_env.agents.tournament"):
         second = run_tournament(again, db=db, progress=False, bootstrap=20)

@@ -7,29 +7,17 @@ from __future__ import annotations
 import sys
 
 import pytest
+from scripted_agents import AGENT_SOURCE
 
 from mancala_env.agents.tournament import TournamentConfig, format_leaderboard, run_tournament
 
-AGENT = '''
-class Agent:
-    """Always the {which} legal action: the same game from the same position."""
-
-    def __init__(self, seed=None):
-        pass
-
-    def reset(self, seed=None):
-        pass
-
-    def act(self, game):
-        return game.legal_actions()[{index}]
-'''
 AGENTS = ("python:repeats_first:Agent", "python:repeats_last:Agent")
 
 
 @pytest.fixture
 def deterministic_agents(tmp_path, monkeypatch):
     for name, which, index in (("repeats_first", "first", 0), ("repeats_last", "last", -1)):
-        (tmp_path / f"{name}.py").write_text(AGENT.format(which=which, index=index))
+        (tmp_path / f"{name}.py").write_text(AGENT_SOURCE.format(which=which, index=index))
         monkeypatch.delitem(sys.modules, name, raising=False)
     monkeypatch.syspath_prepend(str(tmp_path))
     yield
