@@ -94,15 +94,22 @@ def endgame_accuracy() -> str:
     lines = [
         _provenance(path, accuracy, "`mancala accuracy`"),
         f"Pooled: {accuracy['pooled_17_25']}.\n",
+        *_accuracy_table({a: r["pooled_17_25"] for a, r in accuracy["agents"].items()}),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _accuracy_table(pooled: dict[str, dict]) -> list[str]:
+    """Each agent's pooled accuracy (`mancala accuracy`'s fields) as a table's lines."""
+    lines = [
         "| agent | positions | keeps the value (95%) | seeds lost a move (95%) |",
         "|---|---|---|---|",
     ]
-    for agent, result in accuracy["agents"].items():
-        pooled = result["pooled_17_25"]
-        keeps = _interval(pooled["keeps_value"], pooled["keeps_low"], pooled["keeps_high"])
-        lost = _interval(pooled["seeds_lost"], pooled["lost_low"], pooled["lost_high"])
-        lines.append(f"| `{agent}` | {pooled['positions']} | {keeps} | {lost} |")
-    return "\n".join(lines) + "\n"
+    for agent, row in pooled.items():
+        keeps = _interval(row["keeps_value"], row["keeps_low"], row["keeps_high"])
+        lost = _interval(row["seeds_lost"], row["lost_low"], row["lost_high"])
+        lines.append(f"| `{agent}` | {row['positions']} | {keeps} | {lost} |")
+    return lines
 
 
 def endgame_build_ayoayo() -> str:
@@ -135,14 +142,8 @@ def endgame_accuracy_ayoayo() -> str:
     lines = [
         _provenance(path, record, "`benchmarks/endgame_accuracy_ayoayo.py`"),
         f"Database: {record['database']}.\n",
-        "| agent | positions | keeps the value (95%) | seeds lost a move (95%) |",
-        "|---|---|---|---|",
+        *_accuracy_table({a: r["rows"][-1] for a, r in record["agents"].items()}),
     ]
-    for agent, result in record["agents"].items():
-        pooled = result["rows"][-1]
-        keeps = _interval(pooled["keeps_value"], pooled["keeps_low"], pooled["keeps_high"])
-        lost = _interval(pooled["seeds_lost"], pooled["lost_low"], pooled["lost_high"])
-        lines.append(f"| `{agent}` | {pooled['positions']} | {keeps} | {lost} |")
     return "\n".join(lines) + "\n"
 
 
