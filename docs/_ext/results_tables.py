@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from mancala_env.variants import VARIANTS
+
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "benchmarks" / "results"
 NOT_RECORDED = "not recorded in the file"
@@ -30,25 +32,63 @@ def _interval(score: float, low: float, high: float) -> str:
     return f"{score:.3f} ({low:.3f}–{high:.3f})"
 
 
-def az_strength() -> str:
-    """The shipped Oware network against the baselines, with and without search."""
-    path = RESULTS / "az_oware.json"
+SEARCH_TARGET = 0.6  # a network searching 0.1 s a move against alpha-beta at the same time
+NO_SEARCH_TARGET = ("oware", "alphabeta:depth=4", 0.55)  # Oware's network alone past depth 4
+
+
+def _target(score: float, target: float) -> str:
+    if score >= target:
+        return f"target {target:.2f}: met"
+    return f"target {target:.2f}: missed by {target - score:.3f}"
+
+
+def _network_strength(variant: str, path: Path) -> list[str]:
+    """A network's section of the strength page: without search against every baseline,
+    searching against alpha-beta at equal time, and its training run."""
     record = json.loads(path.read_text())
+    network = ROOT / "agents" / "networks" / f"{record['network']}.npz"
+    size = f"{network.stat().st_size / 1e6:.1f} MB" if network.is_file() else "not shipped"
     lines = [
+        f"## `az:{record['network']}` ({variant})\n",
         _provenance(path, record, "`benchmarks/az_strength.py`"),
-        f"Seed {record['seed']}, {record['workers']} workers, {record['seconds']} s.\n",
-        "| agent | against | games | score (95% interval) |",
-        "|---|---|---|---|",
+        f"Seed {record['seed']}, {record['workers']} workers, {record['seconds']} s; "
+        f"the network's file: {size}.\n",
+        "| agent | against | games | score (95% interval) | |",
+        "|---|---|---|---|---|",
     ]
+    goal_variant, goal_opponent, goal = NO_SEARCH_TARGET
     for opponent, (score, low, high, games) in record["no_search"].items():
         agent = f"`az:{record['network']}` (no search)"
-        lines.append(f"| {agent} | `{opponent}` | {games} | {_interval(score, low, high)} |")
+        note = _target(score, goal) if (variant, opponent) == (goal_variant, goal_opponent) else ""
+        cells = f"`{opponent}` | {games} | {_interval(score, low, high)} | {note}"
+        lines.append(f"| {agent} | {cells} |")
     search = record["search"]
+    openings = record.get("search_openings", "random lines")
     for opponent, (score, low, high, games) in search["scores"].items():
         lines.append(
-            f"| `{search['learner']}` | `{opponent}` | {games} | {_interval(score, low, high)} |"
+            f"| `{search['learner']}` | `{opponent}` ({openings}) | {games} "
+            f"| {_interval(score, low, high)} | {_target(score, SEARCH_TARGET)} |"
         )
-    return "\n".join(lines) + "\n"
+    training = RESULTS / f"az_{variant}_training.jsonl"
+    if training.is_file():
+        rows = [json.loads(line) for line in training.read_text().splitlines() if line.strip()]
+        last = rows[-1]
+        lines.append(
+            f"\nTraining (`{training.relative_to(ROOT).as_posix()}`, the run's evaluations): "
+            f"{last['positions']:,} labelled positions in {last['generation']} generations, "
+            f"{last['seconds'] / 60:.0f} minutes of training time."
+        )
+    return lines
+
+
+def strength() -> str:
+    """Every network with a strength file (``az_VARIANT.json``), rule set by rule set."""
+    measured = [v for v in sorted(VARIANTS) if (RESULTS / f"az_{v}.json").is_file()]
+    sections = [_network_strength(v, RESULTS / f"az_{v}.json") for v in measured]
+    missing = [f"`{v}`" for v in sorted(VARIANTS) if v not in measured]
+    if missing:
+        sections.append(["## Not measured yet\n", f"No measured network: {', '.join(missing)}."])
+    return "\n\n".join("\n".join(section) for section in sections) + "\n"
 
 
 def az_training() -> str:
@@ -251,7 +291,7 @@ def pages() -> dict[str, str]:
     """The generated Markdown files, by name."""
     return {
         "atlas.md": atlas(),
-        "az_strength.md": az_strength(),
+        "strength.md": strength(),
         "az_training.md": az_training(),
         "endgame_build.md": endgame_build(),
         "endgame_accuracy.md": endgame_accuracy(),

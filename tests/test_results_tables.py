@@ -1,0 +1,61 @@
+"""The documentation's measured tables are rendered from the results files, targets included."""
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+
+
+@pytest.fixture
+def tables():
+    spec = importlib.util.spec_from_file_location(
+        "results_tables", ROOT / "docs" / "_ext" / "results_tables.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_page_renders_from_the_committed_files(tables):
+    pages = tables.pages()
+    assert "strength.md" in pages
+    assert all(text.strip() for text in pages.values())
+
+
+def test_strength_page_says_which_targets_are_met_and_by_how_much_one_is_missed(
+    tables, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(tables, "ROOT", tmp_path)
+    monkeypatch.setattr(tables, "RESULTS", tmp_path)
+    record = {
+        "network": "ayoayo",
+        "variant": "ayoayo",
+        "date": "2026-11-26",
+        "command": "python benchmarks/az_strength.py --network ayoayo --variant ayoayo",
+        "machine": "x86_64, cpu",
+        "seed": 11,
+        "workers": 2,
+        "seconds": 10.0,
+        "search_openings": "shipped suite",
+        "no_search": {"alphabeta:depth=4": [0.5, 0.45, 0.55, 400]},
+        "search": {
+            "learner": "az:ayoayo,time=0.1",
+            "scores": {"alphabeta:time=0.1": [0.5, 0.43, 0.57, 200]},
+        },
+    }
+    (tmp_path / "az_ayoayo.json").write_text(json.dumps(record))
+    (tmp_path / "az_ayoayo_training.jsonl").write_text(
+        json.dumps({"generation": 30, "positions": 150_000, "seconds": 5400.0}) + "\n"
+    )
+    page = tables.strength()
+    assert "## `az:ayoayo` (ayoayo)" in page
+    assert "date: 2026-11-26" in page
+    assert "target 0.60: missed by 0.100" in page
+    assert "target 0.55" not in page  # the no-search target is Oware's alone
+    assert "150,000 labelled positions in 30 generations, 90 minutes" in page
+    assert "not shipped" in page  # no agents/networks/ayoayo.npz under tmp_path
+    not_measured = page.split("## Not measured yet")[1]
+    assert "`oware`" in not_measured and "`ayoayo`" not in not_measured
