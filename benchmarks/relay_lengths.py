@@ -26,7 +26,11 @@ the file (`python benchmarks/relay_lengths.py --report` prints its table, `--plo
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
+import os
+import platform
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -257,6 +261,10 @@ def count(path: Path, scale: float) -> None:
                 entry["games"][play] += games
                 entry["ended"][play], entry["found"][play] = _sparse(ended), _sparse(found)
                 entry["seconds"] += time.perf_counter() - started
+                data["date"] = datetime.date.today().isoformat()
+                data["machine"] = f"{platform.machine()}, {os.cpu_count()} cores"
+                command = ["python", "benchmarks/relay_lengths.py", *sys.argv[1:]]
+                data["command"] = shlex.join(command)
                 path.parent.mkdir(parents=True, exist_ok=True)
                 write_atomically(path, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode())
     bar.close()
@@ -336,7 +344,12 @@ def report(data: dict[str, Any]) -> str:
         )
     lifts = sum(r["lifts"] for r in rows)
     longest = max((r["longest_ended"] for r in rows), default=0)
-    lines.append(f"\n{lifts:,} lifts in all; the longest relay that ended: {longest:,} laps.")
+    counted = data["configurations"].values()
+    positions, games = (sum(sum(c[f].values()) for c in counted) for f in ("positions", "games"))
+    lines.append(
+        f"\n{lifts:,} lifts in all, from {positions:,} positions of {games:,} games; the longest "
+        f"relay that ended: {longest:,} laps."
+    )
     return "\n".join(lines)
 
 

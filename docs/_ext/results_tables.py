@@ -6,6 +6,7 @@ command the file records (or that it records none of them), so no number is type
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -287,6 +288,21 @@ def atlas() -> str:
     return "\n".join(lines) + "\n"
 
 
+def relay_lengths() -> str:
+    """How long relays run, by rule set and option: the table `benchmarks/relay_lengths.py
+    --report` prints, from the same function."""
+    path = RESULTS / "relay_lengths.json"
+    spec = importlib.util.spec_from_file_location(
+        "relay_lengths", ROOT / "benchmarks" / "relay_lengths.py"
+    )
+    assert spec is not None and spec.loader is not None
+    benchmark = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(benchmark)
+    record = json.loads(path.read_text())
+    writer = "`benchmarks/relay_lengths.py` (its table: `--report`)"
+    return _provenance(path, record, writer) + "\n" + benchmark.report(record) + "\n"
+
+
 def pages() -> dict[str, str]:
     """The generated Markdown files, by name."""
     return {
@@ -299,5 +315,6 @@ def pages() -> dict[str, str]:
         "endgame_accuracy_ayoayo.md": endgame_accuracy_ayoayo(),
         "layout_tricks.md": layout_tricks(),
         "limits.md": limits(),
+        "relay_lengths.md": relay_lengths(),
         "rllib_selfplay.md": rllib_selfplay(),
     }
