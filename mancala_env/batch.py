@@ -166,7 +166,7 @@ def batch_step(states, actions, active, params, first, key, choose, seeds, out):
         if active[i] and (a < 0 or a >= n_actions or states[i, L.LEGAL + a] == 0):
             return i
     # The rows are written by _step_game alone: numba's parallel loop loses writes made in its
-    # own body to arrays taken out of a tuple argument (tests/test_batch.py would fail).
+    # own body to arrays taken out of a tuple argument (tests/engine/test_batch.py would fail).
     for i in prange(n):
         row = np.int64(i)  # prange's index is unsigned: one signature for the row kernels
         _step_game(row, active[i], states, actions, params, first, key, choose, seeds[i], out)

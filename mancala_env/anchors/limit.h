@@ -13,7 +13,7 @@
                the move chosen among the legal moves in their order, and prints the position
                before the first move and after each (`print_position`), then "end".
 
-   `tests/test_limits.py` replays random games through `replay` against the engine. */
+   `tests/engine/test_limits.py` replays random games through `replay` against the engine. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -14,7 +14,7 @@ numba's public API lacks four things the engine needs; each is done here and now
 4. `stack_array`: scratch room on the stack frame, for kernels compiled without reference
    counting (`engine.scratch`): an intrinsic that fills numba's array structure.
 
-`tests/test_numba_internals.py` checks each against the installed numba and fails, naming the
+`tests/engine/test_numba_internals.py` checks each against the installed numba and fails, naming the
 version, when numba is outside `TESTED` or one of these internals moved; ``pyproject.toml``
 bounds numba to the same range.
 """
@@ -55,7 +55,7 @@ if not is_tested(numba_version()):
         f"mancala_env was tested with numba {TESTED[0][0]}.{TESTED[0][1]} to "
         f"{TESTED[1][0]}.{TESTED[1][1]}, not {numba.__version__}: its kernels use numba "
         "internals (mancala_env/engine/numba_internals.py) that may have changed; run "
-        "tests/test_numba_internals.py",
+        "tests/engine/test_numba_internals.py",
         RuntimeWarning,
         stacklevel=2,
     )

@@ -1,4 +1,4 @@
-"""A stored tournament reads back under the identities it was played with (issue 33, item 5):
+"""A stored tournament reads back under the identities it was played with:
 its agents' files may change or go, its key stays; playing it on is refused, and a tournament
 of the changed agent is a new one, announced as such."""
 

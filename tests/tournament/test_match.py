@@ -1,4 +1,4 @@
-"""`mancala match` and `run_match` (issue 33, item 1): real SPRT matches of cheap agents that
+"""`mancala match` and `run_match`: real SPRT matches of cheap agents that
 stop at a decision or their most pairs, print the LLR as they go, and resume from their store
 to the same decision."""
 

@@ -1,4 +1,4 @@
-"""Opening suites (issue 33): the file format, its checks, the `mancala openings` command, and
+"""Opening suites: the file format, its checks, the `mancala openings` command, and
 tournaments and matches that play from a suite."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The SPRT's statistics (issue 33, item 1): its log-likelihood ratio against fastchess's
+"""The SPRT's statistics: its log-likelihood ratio against fastchess's
 published numbers and against a maximum-likelihood computation made here another way, its
 Elo estimate, its bounds, and its error rates over many simulated tests."""
 

@@ -1,4 +1,4 @@
-"""Hostile endgame databases and requests (issue 34): a level file whose header or values no
+"""Hostile endgame databases and requests: a level file whose header or values no
 build writes is refused on load with one line naming what is wrong; a build that cannot fit in
 memory is refused before it begins; a build that cannot write leaves no part file and says why."""
 

@@ -14,7 +14,7 @@ from mancala_env.observation import observe, seen_pits
 from mancala_env.observation_doc import observation_tables
 from mancala_env.variants import VARIANTS
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 KIND_CODES = {name: code for code, name in KIND_NAMES.items()}
 CONFIGS = [(name, {}) for name in VARIANTS] + [("ncho", {"match": True, "max_rounds": 3})]
 

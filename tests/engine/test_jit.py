@@ -35,7 +35,7 @@ def test_a_kernel_called_with_constants_compiles_once_per_type():
 def test_a_changed_constant_compiles_the_kernels_afresh(tmp_path):
     """numba alone would load a kernel compiled before a constant it reads, in another module,
     changed; the stamp of every kernel source turns that cache entry away."""
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     shutil.copytree(
         root / "mancala_env", tmp_path / "mancala_env", ignore=shutil.ignore_patterns("__pycache__")
     )

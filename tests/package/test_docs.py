@@ -8,7 +8,7 @@ import pytest
 from mancala_env.variants import VARIANTS
 from mancala_env.variants.sources import CITATIONS, citation, source_file
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 SOURCES = tuple(CITATIONS)
 
 

@@ -11,7 +11,7 @@ from mancala_env.engine.numba_internals import has_cached_code
 from mancala_env.first_use import announce_compiling
 from mancala_env.game import Game
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LINE = "mancala_env: compiling the oware kernels, once, ~"
 
 

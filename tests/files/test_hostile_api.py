@@ -1,4 +1,4 @@
-"""Hostile input to the Python API (issue 34): each bad value gets one error of the suite's own
+"""Hostile input to the Python API: each bad value gets one error of the suite's own
 kind naming the input and what it may be, whatever the wrappers around the rules."""
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from fresh_venv import fresh_virtualenv
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
 QUICK_START = re.findall(r"```python\n(.*?)```", README, flags=re.S)[0]
 

@@ -20,7 +20,7 @@ from mancala_env import Game
 from mancala_env.agents import AlphaBetaAgent, MCTSAgent, load_agent
 from mancala_env.engine import layout as L
 
-RECORDED = json.loads((Path(__file__).parent / "search_games.json").read_text())
+RECORDED = json.loads((Path(__file__).parents[1] / "search_games.json").read_text())
 
 
 @njit

@@ -18,7 +18,7 @@ from mancala_env.engine import numba_internals
 from mancala_env.engine.jit import njit
 from mancala_env.engine.numba_internals import TESTED, is_tested, numba_version, stack_array
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 WHERE = f"numba {numba.__version__}: see mancala_env/engine/numba_internals.py"
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from fresh_venv import fresh_virtualenv
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = {
     "mancala_env": "mancala_env",
     "mancala_env.agents": "agents",

@@ -1,4 +1,4 @@
-"""Every command's typed arguments, driven with generated bad values (issue 34): each is refused
+"""Every command's typed arguments, driven with generated bad values: each is refused
 before the command begins its work, with exit status 2, one line on standard error naming the
 argument, nothing on standard output, and no file made or changed."""
 

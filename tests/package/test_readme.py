@@ -9,7 +9,7 @@ import pytest
 from mancala_env.variants import VARIANTS
 from mancala_env.variants.sources import CITATIONS, source_file
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 README = (ROOT / "README.md").read_text()
 PYTHON_BLOCKS = re.findall(r"```python\n(.*?)```", README, flags=re.S)
 ROWS = {row[0]: row for row in re.findall(r"^\| `(\w+)` \| (.*) \|$", README, flags=re.M)}

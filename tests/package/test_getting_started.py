@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-PAGE = (Path(__file__).parent.parent / "docs" / "getting-started.md").read_text()
+PAGE = (Path(__file__).parents[2] / "docs" / "getting-started.md").read_text()
 PYTHON_BLOCKS = re.findall(r"```python\n(.*?)```", PAGE, flags=re.S)
 SHELL_BLOCKS = re.findall(r"```bash\n(.*?)```", PAGE, flags=re.S)
 COMMANDS = [

@@ -1,6 +1,6 @@
 """`gymnasium.make_vec(..., vectorization_mode="vector_entry_point")`: the batched engine as
 Gymnasium's `VectorEnv`, masks in `info`, same-step autoreset, seeding (mancala_env.gym_vector).
-Pickling and deep copies are in tests/test_copies.py (kind ``gym_vector``)."""
+Pickling and deep copies are in tests/envs/test_copies.py (kind ``gym_vector``)."""
 
 from __future__ import annotations
 

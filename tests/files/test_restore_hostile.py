@@ -15,13 +15,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from restore_fuzz import PARTS, reach_phase
 
 from mancala_env import Game, SnapshotError
 
-sys.path.insert(0, str(Path(__file__).parent))
-from restore_fuzz import PARTS, reach_phase  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FUZZ_EXAMPLES = 500  # a part
 
 

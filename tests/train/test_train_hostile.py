@@ -1,4 +1,4 @@
-"""Hostile training settings and arguments (issue 34): each bad one is refused with one line
+"""Hostile training settings and arguments: each bad one is refused with one line
 naming it and what it may be, before any folder is made, so the same command with the value
 put right runs (a failed run used to leave an --out folder that refused the rerun)."""
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-EXAMPLES = Path(__file__).parent.parent / "docs" / "examples"
+EXAMPLES = Path(__file__).parents[2] / "docs" / "examples"
 
 
 def load(name: str):
