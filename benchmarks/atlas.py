@@ -14,7 +14,9 @@ Everything is resumable: the games go to the tournament store OUT/atlas.sqlite a
 (a rerun plays only what is missing), the databases to OUT/endgames/. After every cell the
 results file (`--results`, benchmarks/results/atlas.json) and the figure (`--figure`,
 docs/atlas.png) are written again from the store; `--summarise` writes them without playing.
-The cells come cheapest and most asked first, so a run stopped early has those.
+The cells come cheapest and most asked first, so a run stopped early has those. A cell the
+store does not hold keeps its record in the results file when that measured the same rule set,
+version, options and agent (a run elsewhere): running one cell adds it to the file.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from typing import Any
 from mancala_env.agents.tournament.balance import Cell, play_cell, read_cell
 from mancala_env.agents.tournament.store import GameStore
 from mancala_env.outputs import write_atomically
+from mancala_env.readers import parse_json, read_bytes
 from mancala_env.variants import get_variant
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,6 +43,7 @@ HALF_WIDTH = 0.05
 MAX_GAMES = 400  # at 400 games every Wilson 95% interval is within +-0.05
 DEPTH = 6
 MIGHTY_DEPTH = 4  # the 10 Mighty Men's games are by far the longest to search
+MAX_RESULTS_BYTES = 1 << 20  # the results file of every cell is about 20 KB
 
 
 def _cell(variant: str, depth: int = DEPTH, **options: Any) -> Cell:
@@ -107,6 +111,7 @@ def cell_record(cell: Cell, balance: dict[str, Any], exact_value: Any) -> dict[s
     return {
         "name": cell.name,
         "variant": cell.variant,
+        "version": get_variant(cell.variant).version,
         "options": cell.options,
         "agent": cell.agent,
         "budget": cell.agent.partition(":")[2].replace("=", " "),
@@ -135,6 +140,33 @@ def summarise(
                 cell_record(cell, {**balance.as_dict(), "complete": complete}, exact_value)
             )
     return records
+
+
+def earlier_records(cells: list[Cell], results: Path) -> list[dict[str, Any]]:
+    """The records of `results` (an earlier run's file, perhaps from another machine) that
+    measured one of `cells` as it is now: the same rule set, version, options and agent."""
+    if not results.is_file():
+        return []
+    kept = parse_json(read_bytes(results, MAX_RESULTS_BYTES), results)["cells"]
+    now = {
+        (cell.name, cell.agent): (cell.variant, get_variant(cell.variant).version, cell.options)
+        for cell in cells
+    }
+    return [
+        record
+        for record in kept
+        if now.get((record["name"], record["agent"]))
+        == (record["variant"], record.get("version"), record["options"])
+    ]
+
+
+def merged(
+    earlier: list[dict[str, Any]], played: list[dict[str, Any]], cells: list[Cell]
+) -> list[dict[str, Any]]:
+    """One record a cell, in the order of `cells`: the one the store gives, else the earlier."""
+    found = {(record["name"], record["agent"]): record for record in earlier}
+    found.update(((record["name"], record["agent"]), record) for record in played)
+    return [found[cell.name, cell.agent] for cell in cells if (cell.name, cell.agent) in found]
 
 
 def _database_folder(out: Path, cell: Cell) -> Path:
@@ -213,16 +245,22 @@ def run(
     play: bool = True,
 ) -> list[dict[str, Any]]:
     """Play each cell to its stop (unless `play` is False), writing the results file and the
-    figure after each; the records written last."""
+    figure after each; the records written last. A cell the store does not hold keeps its
+    record from the results file when that measured the same rules and agent (a run on another
+    machine), so a run of one cell adds to the file."""
     out.mkdir(parents=True, exist_ok=True)
     store = out / "atlas.sqlite"
+    known = {(cell.name, cell.agent) for cell in CELLS}
+    every = [*CELLS, *(cell for cell in cells if (cell.name, cell.agent) not in known)]
+    earlier = earlier_records(every, results)
     records: list[dict[str, Any]] = []
     for cell in cells if play else [None]:
         if cell is not None:
             print(f"{cell.name} ({cell.agent})", file=sys.stderr, flush=True)
             exact(cell, _database_folder(out, cell))  # built first: the games then start
             play_cell(cell, store, seed, half_width, max_games, workers)
-        records = summarise(cells, store, out, seed, half_width, max_games)
+        played = summarise(every, store, out, seed, half_width, max_games)
+        records = merged(earlier, played, every)
         write_results(results, records, command, seed, half_width, max_games)
         if records:
             write_figure(figure, records)

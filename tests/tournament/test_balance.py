@@ -112,3 +112,19 @@ def test_bad_budgets_are_refused_in_one_line(tmp_path) -> None:
         balance.play_cell(SMALL, tmp_path / "s.sqlite", half_width=0)
     with pytest.raises(SystemExit):
         atlas.main(["--workers", "0"])
+
+
+def test_a_run_keeps_the_earlier_records_of_the_same_rules_and_agent(tmp_path) -> None:
+    """A results file written on another machine (its store absent here): a run adds to it,
+    keeping each record whose rule set, version, options and agent are the cell's today."""
+    measured = json.loads((ROOT / "benchmarks" / "results" / "atlas.json").read_text())["cells"][0]
+    cell = {"name": SMALL.name, "variant": "oware", "options": SMALL.options, "agent": SMALL.agent}
+    kept = {**measured, **cell, "version": get_variant("oware").version}
+    older_rules = {**kept, "name": RELAY.name, "variant": "ayoayo", "options": {}, "version": 0}
+    other_agent = {**kept, "agent": "alphabeta:depth=3"}
+    unknown = {**kept, "name": "a cell no longer measured"}
+    results = tmp_path / "atlas.json"
+    results.write_text(json.dumps({"cells": [older_rules, other_agent, unknown, kept]}))
+    out, figure = tmp_path / "atlas", tmp_path / "atlas.png"
+    atlas.run([SMALL, RELAY], out, results, figure, "cmd", play=False)
+    assert json.loads(results.read_text())["cells"] == [kept]
