@@ -25,8 +25,9 @@ special moves and setting out.
   wins from the board) added to the stores (`_database_value`). At the root of such a position
   the move is the database's best (`_database_move`), as the `perfect` agent plays.
 - While the seeds are set out (Mangala), the distributor's choices are limited to
-  `set_out_choices` counts spread from none to all of the seeds left, and the even share (the
-  setting out's own search hint, `engine.setting_out.set_out_sampled`).
+  `set_out_choices` counts spread from the fewest to the most of the seeds left that the rules
+  allow, and the even share (the setting out's own search hint,
+  `engine.setting_out.set_out_sampled`).
 """
 
 from __future__ import annotations

@@ -115,8 +115,11 @@ class HumanAgent:
                 )
             return f"There is no house {shown}. Legal moves: {legal}."
         if number and game.state[L.PHASE] == L.PHASE_SET_OUT:
-            most = max(map(int, entries))
-            return f"{shown} is not allowed here: leave from 0 to {most} seeds in this hole."
+            counts = list(map(int, entries))
+            return (
+                f"{shown} is not allowed here: leave from {min(counts)} to {max(counts)} seeds "
+                "in this hole."
+            )
         if number:
             return f"{shown} is not allowed here. Choose one of: {legal}."
         return f"{shown!r} is not a move. Legal moves: {legal} (or help, quit)."

@@ -315,6 +315,16 @@ def _central_holes(setup: list[int], s: np.ndarray, phase: int, rules: Rules) ->
             "'pits': while the seeds are set out only the central holes filled so far and "
             f"the one being filled ({', '.join(map(str, reached))}) hold seeds"
         )
+    least = int(rules.params[L.P_SETTING_OUT_LEAST])
+    # the hole being filled holds the seeds still to set out: a least for it and each after it
+    wanted = [least] * filled + [least * (holes - filled)] * (filled < holes)
+    short = [p for p, n in zip(reached, wanted, strict=True) if s[p] < n]
+    if short:
+        raise SnapshotError(
+            "'pits': with central_holes='at_least_one' every central hole gets a seed (the "
+            "hole being filled holds one for itself and each hole after it); too few in pit(s) "
+            + ", ".join(map(str, short))
+        )
 
 
 def _ending(snapshot: dict[str, Any], s: np.ndarray, rules: Rules, over: bool) -> None:

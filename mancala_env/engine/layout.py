@@ -167,7 +167,9 @@ P_RELAY_LIMIT = P_HOUSES + 1
 # 1: a four taken during a sowing that leaves at most P_END_BOARD_AT_MOST seeds in play wins
 # its taker those seeds at once (Ncho: 'the player who wins the eleventh four also wins the last')
 P_LAST_FOUR_TO_TAKER = P_RELAY_LIMIT + 1
-P_USED = P_LAST_FOUR_TO_TAKER + 1  # the slots the rule sets use so far
+# seeds every central hole gets at least when the seeds are set out (Mangala: 0 or 1)
+P_SETTING_OUT_LEAST = P_LAST_FOUR_TO_TAKER + 1
+P_USED = P_SETTING_OUT_LEAST + 1  # the slots the rule sets use so far
 PARAMS_SIZE = 80  # room for the parameters of rule sets still to come
 assert P_USED <= PARAMS_SIZE, f"the parameters need {P_USED} slots; PARAMS_SIZE is {PARAMS_SIZE}"
 # The parameters that are numbers rather than choices of mechanics (seed counts, limits, round

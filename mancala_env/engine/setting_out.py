@@ -15,6 +15,7 @@ from .layout import (
     P_LIFT_ACTIONS,
     P_SETTING_OUT,
     P_SETTING_OUT_LAYOUT,
+    P_SETTING_OUT_LEAST,
     P_SETTING_OUT_STARTER,
     P_TOTAL_SEEDS,
     PHASE,
@@ -117,16 +118,24 @@ def set_out(state, choice, mover, params):
 
 
 @njit(cache=True, _nrt=False)
+def count_range(state, params):
+    """The fewest and the most of the seeds left that may stay in the central hole being
+    filled: each central hole gets at least P_SETTING_OUT_LEAST, so the holes after this one
+    keep that many each."""
+    filled = state[SETTING_OUT + SETTING_OUT_FILLED]
+    left = state[central_pit(state[SETTING_OUT + SETTING_OUT_DISTRIBUTOR], filled, params)]
+    least = params[P_SETTING_OUT_LEAST]
+    most = min(left, params[P_TOTAL_SEEDS]) - least * (SETTING_OUT_CENTRAL_HOLES - 1 - filled)
+    return least, most
+
+
+@njit(cache=True, _nrt=False)
 def setting_out_candidates(state, params, out):
     """Mark the setting-out actions allowed now (`out` is the whole action mask)."""
     lifts = params[P_LIFT_ACTIONS]
     if state[PHASE] == PHASE_SET_OUT:  # how many of the seeds left stay in this central hole
-        hole = central_pit(
-            state[SETTING_OUT + SETTING_OUT_DISTRIBUTOR],
-            state[SETTING_OUT + SETTING_OUT_FILLED],
-            params,
-        )
-        for count in range(min(state[hole], params[P_TOTAL_SEEDS]) + 1):
+        least, most = count_range(state, params)
+        for count in range(least, most + 1):
             out[lifts + count] = 1
     elif state[PHASE] == PHASE_CHOOSE:  # accept the position, or turn the board round
         out[lifts + params[P_TOTAL_SEEDS] + 1] = 1
@@ -136,8 +145,9 @@ def setting_out_candidates(state, params, out):
 @njit(cache=True, _nrt=False)
 def set_out_sampled(state, action, params, choices):
     """A search hint of the setting out: whether a search tries the setting-out action
-    `action`. It keeps the even share of the seeds left and `choices` counts spread from none
-    to all of them (0: every count), as 71 counts a hole make a setting out too wide to search."""
+    `action`. It keeps the even share of the seeds left and `choices` counts spread from the
+    fewest to the most allowed (0: every count), as 71 counts a hole make a setting out too
+    wide to search."""
     if choices <= 0:
         return True
     count = action - params[P_LIFT_ACTIONS]
@@ -147,7 +157,9 @@ def set_out_sampled(state, action, params, choices):
         return True
     if choices == 1:
         return False
+    least, most = count_range(state, params)
+    span = most - least
     for i in range(choices):  # noqa: SIM110 (a loop compiles; any() over a generator may not)
-        if count == (i * here + (choices - 1) // 2) // (choices - 1):
+        if count == least + (i * span + (choices - 1) // 2) // (choices - 1):
             return True
     return False

@@ -26,7 +26,8 @@ position is accepted (`accepted_starter`); the sowing rule of the text over its 
 sows on from a last hole that made an odd number (`continuation`); seeds left on the board go
 to the row's owner (`remainder`); a game whose seeds circle with no capture is stopped after
 `stall_limit` plies; the setting out by the players, a fixed layout or a random one
-(`setting_out`).
+(`setting_out`); any count in a central hole, none included, or at least one seed in each
+(`central_holes`).
 
 Actions: 0..5 lift houses 1..6. With the setting out by the players, the seeds still to set out
 wait in the central hole being filled (the distributor's houses 3 and 4, then the other
@@ -72,6 +73,13 @@ class MangalaOptions(RelayOptions):
         "the players set out the central holes and accept or turn the board round (the "
         "source), or a fixed layout 18/17 | 17/18, or a layout drawn from the reset seed",
     )
+    central_holes: str = choice(
+        "any_count",
+        ("any_count", "at_least_one"),
+        "how many seeds a central hole may get when the seeds are set out: any number, none "
+        "or all (the source gives no limit), or at least one each (every one of the four "
+        "holes gets seeds)",
+    )
     accepted_starter: str = choice(
         "chooser",
         ("chooser", "distributor"),
@@ -98,6 +106,7 @@ SETTINGS_OUT = {
     "fixed": L.SETTING_OUT_CENTRAL_GIVEN,
     "random": L.SETTING_OUT_CENTRAL_RANDOM,
 }
+CENTRAL_HOLES_LEAST = {"any_count": 0, "at_least_one": 1}
 STARTERS = {
     "chooser": L.SETTING_OUT_STARTER_CHOOSER,
     "distributor": L.SETTING_OUT_STARTER_DISTRIBUTOR,
@@ -110,6 +119,7 @@ def to_params(options: MangalaOptions) -> np.ndarray:
         TOTAL_SEEDS=TOTAL_SEEDS,
         SETTING_OUT=SETTINGS_OUT[options.setting_out],
         SETTING_OUT_STARTER=STARTERS[options.accepted_starter],
+        SETTING_OUT_LEAST=CENTRAL_HOLES_LEAST[options.central_holes],
         FIRST_TURN=L.FIRST_TURN_RIGHTMOST,
         DIRECTION=-1,
         SKIP_ORIGIN=L.SKIP_NONE,

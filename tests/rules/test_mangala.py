@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from positions import outcome, position
 
-from mancala_env import Game, IllegalActionError
+from mancala_env import Game, IllegalActionError, SnapshotError
 from mancala_env.engine import layout as L
 from mancala_env.engine.moves import make_move, rule_candidates
 from mancala_env.engine.sowing import ENDLESS
@@ -76,6 +76,63 @@ def test_rule_1_all_seeds_in_one_hole_is_a_legal_setting_out():
     set_out(game, 0, 0, 70)
     assert game.pits.tolist() == [0] * 8 + [70, 0, 0, 0]
     assert game.to_move == 1 and game.legal_actions() == [ACCEPT, TURN_ROUND]
+
+
+def test_option_central_holes_at_least_one_every_central_hole_gets_a_seed():
+    """central_holes='at_least_one', the other reading of 'distribute the seeds in the four
+    central holes': each count keeps a seed for every hole still to fill, so no hole stays
+    empty and both rows hold seeds for their first turns."""
+    game = Game("mangala", first_player="player_1", central_holes="at_least_one")
+    assert game.legal_actions() == list(range(KEEP + 1, KEEP + 68))
+    game.step(KEEP + 20)
+    assert game.legal_actions() == list(range(KEEP + 1, KEEP + 49))
+    game.step(KEEP + 48)  # player_1's house 4 keeps 48: two go on, one for each hole left
+    assert game.pits.tolist() == [0, 0, 2, 0, 0, 0, 0, 0, 20, 48, 0, 0]
+    assert game.legal_actions() == [KEEP + 1]
+    for illegal in (KEEP, KEEP + 2):
+        with pytest.raises(IllegalActionError, match="legal actions"):
+            game.step(illegal)
+    game.step(KEEP + 1)
+    assert game.pits.tolist() == [0, 0, 1, 1, 0, 0, 0, 0, 20, 48, 0, 0]
+    game.step(ACCEPT)
+    assert game.to_move == 0 and game.legal_actions() == [3]
+
+
+def test_option_central_holes_at_least_one_random_layouts_fill_every_hole():
+    """With a random layout, every way of giving each central hole a seed is drawn (the
+    single game's draw and a batch's draws alike)."""
+    from mancala_env.engine.setting_out import layout_hole
+    from mancala_env.engine.starts import random_start_seeds
+
+    game = Game("mangala", setting_out="random", central_holes="at_least_one")
+    counts = []
+    for seed in range(8):
+        game.reset(np.random.default_rng(seed))
+        assert game.pits.sum() == 70
+        counts.append(game.pits[[2, 3, 8, 9]].tolist())
+    seeds = random_start_seeds(game.params, np.random.default_rng(0), 4000)
+    for seed in seeds:
+        first = [int(layout_hole(seed, hole)) for hole in range(3)]
+        counts.append([*first, 70 - sum(first)])
+    counts = np.array(counts)
+    assert counts.min() == 1 and (counts.sum(axis=1) == 70).all()
+    assert len({tuple(c) for c in counts}) > 3000
+
+
+def test_option_central_holes_at_least_one_refuses_a_snapshot_with_an_empty_hole():
+    """A restored setting out follows the option: a central hole filled with none, or a hole
+    being filled holding fewer seeds than the holes still to fill, is refused in one line."""
+    game = Game("mangala", first_player="player_0", central_holes="at_least_one")
+    set_out(game, 5)
+    snap = game.snapshot()
+    assert Game.from_snapshot(snap).snapshot() == snap
+    for pits, short in (([0, 0, 0, 70], "2"), ([0, 0, 68, 2], "3")):
+        bad = {**snap, "pits": pits + [0] * 8}
+        with pytest.raises(SnapshotError, match=rf"central_holes='at_least_one'.* {short}$"):
+            Game.from_snapshot(bad)
+    default = {**snap, "options": {**snap["options"], "central_holes": "any_count"}}
+    default["pits"] = [0, 0, 0, 70] + [0] * 8
+    assert Game.from_snapshot(default).pits.tolist()[:4] == [0, 0, 0, 70]
 
 
 # ---- rule 2: accept, or turn the board round ----------------------------------------------
@@ -277,6 +334,30 @@ def test_rule_5_an_even_last_hole_facing_an_odd_hole_sows_on_after_the_other_pai
     }
 
 
+def test_the_first_free_move_takes_the_even_pairs_the_forced_openings_leave():
+    """Why the first to sow wins with a fixed or random layout, where nobody chooses who that
+    is: both opening turns are forced, and the first free move captures every facing pair
+    that is even on both sides. From the fixed layout the two opening relays leave three such
+    pairs, reached by lifting house 1: 36 seeds, more than half of the 70."""
+    game = Game("mangala", setting_out="fixed", first_player="player_0")
+    assert game.legal_actions() == [3]
+    game.step(3)
+    assert game.legal_actions() == [5]
+    game.step(5)
+    assert game.pits.tolist() == [7, 3, 25, 6, 6, 1, 7, 7, 5, 3, 0, 0]
+    assert game.legal_actions() == [0, 1, 2, 3, 4, 5]
+    # Pit 0's seven seeds go to pits 11..5; the last makes pit 5 two, facing pit 6's eight:
+    # pits 5 and 6 (2, 8), 4 and 7 (6, 8), 3 and 8 (6, 6) are taken.
+    game.step(0)
+    assert outcome(game) == {
+        "pits": [0, 3, 25, 0, 0, 0, 0, 0, 0, 4, 1, 1],
+        "stores": [36, 0],
+        "to_move": 1,
+        "end_reason": None,
+    }
+    assert game.stores[0] > 70 // 2
+
+
 # ---- rule 6 and every game's end -----------------------------------------------------------
 
 
@@ -353,11 +434,13 @@ def test_every_game_of_mangala_ends_within_its_bound(continuation):
 
 def test_the_forced_opening_turns_of_every_setting_out_end():
     """For every way of sharing 70 seeds among the central holes and either first mover, both
-    forced opening relays end within the 200-lap bound, so they are always legal moves."""
+    forced opening relays end within the 200-lap bound, so they are always legal moves. A
+    player is left without a first turn only where a whole row was set out empty (146 cases),
+    which central_holes='at_least_one' rules out."""
     game = Game("mangala", setting_out="fixed")
     base, params = game.state.copy(), game.params
     out = np.zeros(L.MAX_ACTIONS, dtype=np.int32)
-    cases = 0
+    cases = without_first_turn = 0
     for a in range(71):
         for b in range(71 - a):
             for c in range(71 - a - b):
@@ -367,6 +450,8 @@ def test_the_forced_opening_turns_of_every_setting_out_end():
                     for mover in (first, 1 - first):
                         rule_candidates(state, mover, params, out)
                         if not out.any():  # a row left empty: that player cannot move
+                            assert 0 in (a + b, c + 70 - a - b - c)
+                            without_first_turn += 1
                             break
                         assert out.sum() == 1
                         assert (
@@ -374,4 +459,4 @@ def test_the_forced_opening_turns_of_every_setting_out_end():
                         )
                         state[L.TURNS + mover] = 1
                     cases += 1
-    assert cases == 2 * 62196
+    assert cases == 2 * 62196 and without_first_turn == 146
