@@ -61,9 +61,9 @@ def specialised(
     kernels: dict[str, Any] = {}
     owner: dict[str, str] = {}  # a kernel's name -> the module it is written in
     files: dict[str, str] = {}  # "engine", or a module's name -> its derived module's file
-    for k, group in enumerate(groups):
-        later = tuple(name for after in groups[k + 1 :] for name in after)
-        module = _derived(values, room, group, made, later)
+    order = tuple(name for group in groups for name in group)
+    for group in groups:
+        module = _derived(values, room, group, made, order)
         files["engine" if group == ENGINE else group[0]] = str(module.__file__)
         for name in group:
             written = vars(importlib.import_module(name))
@@ -95,11 +95,11 @@ def _derived(
     room: dict[str, int],
     names: tuple[str, ...],
     made: Made,
-    later: tuple[str, ...],
+    order: tuple[str, ...],
 ) -> ModuleType:
     """The module derived from the modules `names` for `values`, with the state's room for
     kept lifts `room` (`layout.kept_layout`), written and imported once; its calls to the
-    kernels in `made` go to their derived copies (`later`: the modules derived after it)."""
+    kernels in `made` go to their derived copies (`order`: all the modules derived, in order)."""
     written = [importlib.import_module(name) for name in names]
     callees = sorted({module for module, _ in made.values()})
     laid_out = repr(sorted(room.items()))
@@ -107,5 +107,5 @@ def _derived(
     module_name = derived_name(values, names, [*keys, laid_out, *callees])
     return derived_module(
         module_name,
-        lambda: derive(values, names, [inspect.getsource(m) for m in written], made, room, later),
+        lambda: derive(values, names, [inspect.getsource(m) for m in written], made, room, order),
     )

@@ -153,7 +153,10 @@ def check_kernel(module: str, function: ast.FunctionDef, constants: dict[str, in
         for node in ast.walk(function)
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
     }
-    if RULES in local - {argument.arg for argument in arguments.args}:
+    if any(
+        isinstance(n, ast.Name) and n.id == RULES and isinstance(n.ctx, ast.Store)
+        for n in ast.walk(function)
+    ):
         refuse(where, f"assigns {RULES}", f"{RULES} is the rule parameters, never rebound")
     for node in ast.walk(function):
         if isinstance(node, ast.Subscript):
@@ -168,17 +171,18 @@ def check_layout_name(where: str, name: str, value: object) -> None:
 
 
 def check_call(
-    where: str, name: str, value: object, group: tuple[str, ...], later: tuple[str, ...]
+    where: str, name: str, value: object, group: tuple[str, ...], order: tuple[str, ...]
 ) -> None:
     """A name a kernel of the modules `group` reads that is not defined in their derived module
-    nor imported from an earlier one: not a module or a kernel derived in this call (`group`,
-    or `later`, derived after it), whose derived copy the call would miss."""
-    if isinstance(value, ModuleType) and value.__name__ in (*group, *later):
+    nor imported from an earlier one: not a module or a kernel derived in this call (`order`:
+    all the modules derived, in order), whose derived copy the call would miss."""
+    if isinstance(value, ModuleType) and value.__name__ in order:
         refuse(
             where,
             f"reaches {value.__name__} through the name {name}",
             "a kernel calls a derived kernel by its name (from module import kernel)",
         )
+    later = order[order.index(group[-1]) + 1 :]
     function = getattr(value, "py_func", value)
     origin = getattr(function, "__module__", None) if isinstance(function, FunctionType) else None
     if origin in group:

@@ -31,12 +31,13 @@ def derive(
     sources: list[str],
     made: Made | None = None,
     room: dict[str, int] | None = None,
-    later: tuple[str, ...] = (),
+    order: tuple[str, ...] = (),
 ) -> str:
     """The source of the derived module: the kernels and constants of the modules `names`
     (with their `sources`), their ``params`` reads replaced by `values`, with the state's room
     for kept lifts `room` (`layout.kept_layout`; none by default). A kernel already derived
-    (`made`) is imported from its derived module; the modules `later` are derived after it."""
+    (`made`) is imported from its derived module; `order` names all the modules derived with
+    it, in order (by default, `names` alone)."""
     room = room or {}
     made = made or {}
     constants = {**LAYOUT_INTS, **room}
@@ -75,7 +76,7 @@ def derive(
     for name, node in kept:
         if isinstance(node, ast.FunctionDef):
             conventions.check_kernel(name, node, constants)
-            _check_names(name, node, defined | set(LAYOUT_INTS), made, names, later)
+            _check_names(name, node, defined | set(LAYOUT_INTS), made, names, order or names)
     folded = iter(
         fold_kernels([n for _, n in kept if isinstance(n, ast.FunctionDef)], values, constants)
     )
@@ -104,7 +105,7 @@ def _check_names(
     defined: set[str],
     made: Made,
     group: tuple[str, ...],
-    later: tuple[str, ...],
+    order: tuple[str, ...],
 ) -> None:
     """The names the kernel `kernel` of `module` reads from its module, as written (before
     folding drops the branches a rule set does not take), reach the layout as ``L`` and the
@@ -125,7 +126,7 @@ def _check_names(
         if node.id == "L" or value is layout:
             conventions.check_layout_name(where, node.id, value)
         elif id(value) not in made:
-            conventions.check_call(where, node.id, value, group, later)
+            conventions.check_call(where, node.id, value, group, order)
 
 
 def _imports(kept: list[tuple[str, ast.stmt]], defined: set[str], made: Made) -> str:
