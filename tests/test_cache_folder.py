@@ -10,9 +10,8 @@ import pytest
 
 from mancala_env import Game
 from mancala_env.engine import cache_folder
-from mancala_env.engine.compiler import assemble, cache
 from mancala_env.engine.cache_folder import unsafe
-from mancala_env.engine.compiler import specialised
+from mancala_env.engine.compiler import assemble, cache, specialised
 
 PLANT = "import pathlib\npathlib.Path({marker!r}).write_text('ran')\n"
 

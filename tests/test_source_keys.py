@@ -6,8 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mancala_env.engine.source_keys import ROOT, imported_modules, module_file, module_key
 from mancala_env.engine.compiler import ENGINE
+from mancala_env.engine.source_keys import ROOT, imported_modules, module_file, module_key
 from mancala_env.kernels import HOT_MODULES
 
 MCTS = "mancala_env.agents.mcts"
