@@ -129,6 +129,29 @@ def check_kernel(module: str, function: ast.FunctionDef, constants: dict[str, in
     arguments = function.args
     if arguments.posonlyargs or arguments.vararg or arguments.kwonlyargs or arguments.kwarg:
         refuse(where, "takes other than plain positional arguments", "kernels take (a, b, ...)")
+    _check_bindings(where, function)
+    if any(
+        isinstance(n, ast.Name) and n.id == RULES and isinstance(n.ctx, ast.Store)
+        for n in ast.walk(function)
+    ):
+        refuse(where, f"assigns {RULES}", f"{RULES} is the rule parameters, never rebound")
+    local = kernel_locals(function)
+    for node in ast.walk(function):
+        if isinstance(node, ast.Subscript):
+            _check_read(where, node, local, constants)
+
+
+def kernel_locals(function: ast.FunctionDef) -> set[str]:
+    """The names `function` binds: its arguments and the names it assigns."""
+    return {argument.arg for argument in function.args.args} | {
+        node.id
+        for node in ast.walk(function)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+    }
+
+
+def _check_bindings(where: str, function: ast.FunctionDef) -> None:
+    """`function` binds its locals by the statements the folder follows (`_BINDS`) alone."""
     seen = {
         id(name)
         for node in ast.walk(function)
@@ -140,27 +163,14 @@ def check_kernel(module: str, function: ast.FunctionDef, constants: dict[str, in
         construct = _UNSEEN.get(type(node)) if node is not function else None
         if isinstance(node, ast.ExceptHandler) and node.name:
             construct = "an except ... as"
-        if construct is None and isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            construct = None if id(node) in seen else f"{node.id} bound by a with ... as"
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and id(node) not in seen:
+            construct = "a with ... as"
         if construct is not None:
             refuse(
                 where,
                 f"binds names in {construct}",
                 "the folder follows locals bound by =, +=, for and := alone",
             )
-    local = {argument.arg for argument in arguments.args} | {
-        node.id
-        for node in ast.walk(function)
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
-    }
-    if any(
-        isinstance(n, ast.Name) and n.id == RULES and isinstance(n.ctx, ast.Store)
-        for n in ast.walk(function)
-    ):
-        refuse(where, f"assigns {RULES}", f"{RULES} is the rule parameters, never rebound")
-    for node in ast.walk(function):
-        if isinstance(node, ast.Subscript):
-            _check_read(where, node, local, constants)
 
 
 def check_layout_name(where: str, name: str, value: object) -> None:
@@ -218,7 +228,7 @@ def _check_read(where: str, node: ast.Subscript, local: set[str], known: dict[st
     index = ast.unparse(node.slice)
     parts = list(_index_parts(node.slice))
     if not (isinstance(node.value, ast.Name) and node.value.id == RULES):
-        if any(_spelled(part).rpartition(".")[2].startswith("P_") for part in parts):
+        if any(ast.unparse(part).rpartition(".")[2].startswith("P_") for part in parts):
             refuse(
                 where, f"reads {ast.unparse(node)}", f"the rule parameters are read as {RULES}[P_X]"
             )
@@ -233,7 +243,7 @@ def _check_read(where: str, node: ast.Subscript, local: set[str], known: dict[st
         if not seen:
             refuse(
                 where,
-                f"reads {RULES}[{index}] with {_spelled(part)}, not a constant the folder knows",
+                f"reads {RULES}[{index}] with {ast.unparse(part)}, not a constant the folder knows",
                 f"{RULES}[P_X] is read with constants of the layout or the module",
             )
 
@@ -245,10 +255,6 @@ def _index_parts(index: ast.expr) -> list[ast.Name | ast.Attribute]:
     if isinstance(index, ast.Subscript):
         return []
     return [part for child in ast.iter_child_nodes(index) for part in _index_parts(child)]
-
-
-def _spelled(part: ast.Name | ast.Attribute) -> str:
-    return ast.unparse(part)
 
 
 def _is_kernel(node: ast.FunctionDef) -> bool:

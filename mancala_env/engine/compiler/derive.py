@@ -44,34 +44,7 @@ def derive(
     owner: dict[str, str] = {}  # a name the derived module defines -> the module it comes from
     kept: list[tuple[str, ast.stmt]] = []
     for name, source in zip(names, sources, strict=True):
-        tree = ast.parse(source)
-        kernels = {id(node) for node in conventions.module_kernels(name, tree)}
-        conventions.check_layout_imports(name, tree)
-        copied: list[str] = []
-        for node in tree.body:
-            if isinstance(node, ast.AnnAssign) and node.value is not None:
-                found = folded_constant(node.value, values, constants)
-                conventions.check_annotated(name, node, None if found is None else found[1])
-            found = (
-                folded_constant(node.value, values, constants)
-                if isinstance(node, ast.Assign)
-                else None
-            )
-            if found is not None:
-                # a literal, or arithmetic of the layout's and the module's constants before it
-                value, number = found
-                kept.append((name, ast.Assign(node.targets, value, lineno=node.lineno)))
-                for target in node.targets:
-                    if isinstance(target, ast.Name):
-                        conventions.check_constant(name, target.id, owner)
-                        constants[target.id] = number
-                        copied.append(target.id)
-            elif id(node) in kernels:
-                assert isinstance(node, ast.FunctionDef)
-                conventions.check_one_owner(name, node.name, owner)
-                kept.append((name, node))
-                copied.append(node.name)
-        conventions.check_bound_once(name, tree, copied)
+        kept += [(name, node) for node in _copied(name, source, values, constants, owner)]
     defined = set(owner) | set(room)
     for name, node in kept:
         if isinstance(node, ast.FunctionDef):
@@ -99,6 +72,47 @@ def derive(
     )
 
 
+def _copied(
+    module: str,
+    source: str,
+    values: tuple[int, ...],
+    constants: dict[str, int],
+    owner: dict[str, str],
+) -> list[ast.stmt]:
+    """The kernels and integer constants of `module` (its `source`), in their order, the
+    constants folded; each constant's value is added to `constants`, each name to `owner`."""
+    tree = ast.parse(source)
+    kernels = {id(node) for node in conventions.module_kernels(module, tree)}
+    conventions.check_layout_imports(module, tree)
+    copied: list[ast.stmt] = []
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            # a literal, or arithmetic of the layout's and the module's constants before it
+            found = folded_constant(node.value, values, constants)
+            if isinstance(node, ast.AnnAssign):
+                conventions.check_annotated(module, node, None if found is None else found[1])
+            elif found is not None:
+                copied.append(ast.Assign(node.targets, found[0], lineno=node.lineno))
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        conventions.check_constant(module, target.id, owner)
+                        constants[target.id] = found[1]
+        elif id(node) in kernels:
+            assert isinstance(node, ast.FunctionDef)
+            conventions.check_one_owner(module, node.name, owner)
+            copied.append(node)
+    bound = [node.name for node in copied if isinstance(node, ast.FunctionDef)]
+    bound += [
+        target.id
+        for node in copied
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    ]
+    conventions.check_bound_once(module, tree, bound)
+    return copied
+
+
 def _check_names(
     module: str,
     kernel: ast.FunctionDef,
@@ -111,11 +125,7 @@ def _check_names(
     folding drops the branches a rule set does not take), reach the layout as ``L`` and the
     kernels of this call through their derived copies."""
     namespace = vars(importlib.import_module(module))
-    local = {argument.arg for argument in kernel.args.args} | {
-        node.id
-        for node in ast.walk(kernel)
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
-    }
+    local = conventions.kernel_locals(kernel)
     where = f"{module}.{kernel.name}"
     for node in ast.walk(kernel):
         if not isinstance(node, ast.Name) or node.id in defined | local | _BUILTINS:
