@@ -14,7 +14,7 @@ import numpy as np
 
 from .engine import layout as L
 from .engine import turn
-from .engine.specialise import specialised
+from .engine.compiler import specialised
 from .engine.starts import random_start_seeds
 from .engine.turn import ILLEGAL
 from .first_use import announce_compiling
@@ -31,7 +31,7 @@ OWN_COMPILE_SECONDS = 8  # a rule set's own: 3 s for Oware's, 4 s for 10 Mighty 
 
 def engine_kernels(variant: Variant, params: np.ndarray) -> ModuleType | SimpleNamespace:
     """The engine's kernels (`new_game`, `step`, `begin_turn`) a game of `variant` under the
-    rule parameters `params` runs: the rule set's own (`engine.specialise`) when `params` have
+    rule parameters `params` runs: the rule set's own (`engine.compiler`) when `params` have
     the structure of its defaults (the same board and mechanics; numbers such as `stall_limit`,
     `seeds` or `relay_limit` are read at run time, so they compile nothing new), which compile
     in seconds; otherwise the shared kernels (`engine.turn`), one compiled copy for every rule

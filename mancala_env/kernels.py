@@ -1,4 +1,4 @@
-"""The kernels of the hot loops, derived for each rule set (see `engine.specialise`).
+"""The kernels of the hot loops, derived for each rule set (see `engine.compiler`).
 
 The loops that play many moves per call (the batched engine and its opponents, MCTS,
 `mancala bench`) run the rule set's own kernels under any options, derived from the same source
@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from .engine.specialise import specialised
+from .engine.compiler import specialised
 from .first_use import announce_compiling
 from .variants import Variant
 
@@ -29,7 +29,7 @@ def rule_set_kernels(
     keep: bool = False,
 ) -> SimpleNamespace:
     """The kernels of `HOT_MODULES` (and of the modules `extra`) derived for `variant` under
-    the rule parameters `params` (`keep`: see `engine.specialise.specialised`); says so on
+    the rule parameters `params` (`keep`: see `engine.compiler.specialised`); says so on
     stderr when one of the kernels named in `uses` has to compile."""
     module = specialised(params, HOT_MODULES + extra, keep)
     announce_compiling(

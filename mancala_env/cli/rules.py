@@ -100,7 +100,7 @@ def kernels_options(parser: argparse.ArgumentParser) -> None:
 def kernels(args: argparse.Namespace) -> int:
     """Print the source of the kernels a rule set runs under its options (derived, so that
     the reader sees the code the compiler sees)."""
-    from ..engine.specialise import specialised
+    from ..engine.compiler import specialised
     from ..kernels import HOT_MODULES
 
     try:

@@ -21,7 +21,7 @@ from numba.typed import List
 from tqdm import tqdm
 
 from ..engine import layout as L
-from ..engine.specialise import specialised
+from ..engine.compiler import specialised
 from ..first_use import announce_compiling
 from ..inputs import check_memory
 from ..variants import RuleOptions, Variant
@@ -94,7 +94,7 @@ class BuildReport:
 
 def solver_kernels(variant: Variant, params: np.ndarray) -> SimpleNamespace:
     """The moves kernel of `MOVES_MODULE` derived for the rule parameters `params`: it plays
-    with the rule set's own engine (`engine.specialise`), as its games do. Says so on stderr
+    with the rule set's own engine (`engine.compiler`), as its games do. Says so on stderr
     when it has to compile."""
     kernels = specialised(params, (MOVES_MODULE,))
     announce_compiling(

@@ -1,7 +1,7 @@
 """Playing every move of one seed count (a level) of an endgame database, with the rule set's
 own engine.
 
-This module is derived for each rule set (`engine.specialise`, see `build.solver_kernels`): its
+This module is derived for each rule set (`engine.compiler`, see `build.solver_kernels`): its
 calls to `begin_turn` and `step` go to the rule set's own compiled copy of the engine, the
 kernels a game of those rules runs, so relays, endless relays (not legal), captures made during
 a relay and every end rule are the rules' own. Written as it is, it runs the shared engine.

@@ -1,6 +1,6 @@
 """Reading and moving the seeds of a board: the helpers every rule shares.
 
-A board has ``2 * params[P_HOUSES]`` pits; the rule set's own kernels (`engine.specialise`)
+A board has ``2 * params[P_HOUSES]`` pits; the rule set's own kernels (`engine.compiler`)
 read that as a constant.
 """
 
@@ -67,7 +67,7 @@ def board_seeds(state, params):
 
 
 # Which of the mechanics that only some rule sets have a rule set uses; a rule set's own kernels
-# fold each call to its answer and drop the code it rules out (`engine.specialise`).
+# fold each call to its answer and drop the code it rules out (`engine.compiler`).
 @njit(cache=True, _nrt=False)
 def has_uur(params):
     """Whether pits can become pregnant (uur) and held for a player (Layli Goobalay)."""

@@ -174,7 +174,7 @@ PARAMS_SIZE = 80  # room for the parameters of rule sets still to come
 assert P_USED <= PARAMS_SIZE, f"the parameters need {P_USED} slots; PARAMS_SIZE is {PARAMS_SIZE}"
 # The parameters that are numbers rather than choices of mechanics (seed counts, limits, round
 # targets, thresholds of the endings): a rule set's own kernels read them at run time, so that a
-# new value of an option that sets one compiles nothing (`engine.specialise` folds the others:
+# new value of an option that sets one compiles nothing (`engine.compiler` folds the others:
 # the board's shape and which mechanics run).
 RUNTIME_PARAMS = frozenset(
     {

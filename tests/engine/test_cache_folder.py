@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from mancala_env import Game
-from mancala_env.engine import cache_folder, specialise
+from mancala_env.engine import cache_folder
 from mancala_env.engine.cache_folder import unsafe
-from mancala_env.engine.specialise import specialised
+from mancala_env.engine.compiler import assemble, cache, specialised
 
 PLANT = "import pathlib\npathlib.Path({marker!r}).write_text('ran')\n"
 
@@ -19,8 +19,8 @@ PLANT = "import pathlib\npathlib.Path({marker!r}).write_text('ran')\n"
 @pytest.fixture
 def fresh(monkeypatch):
     """Derive afresh in this process: nothing found loaded, no private folder made yet."""
-    monkeypatch.setattr(specialise, "_loaded", {})
-    monkeypatch.setattr(specialise, "_modules", {})
+    monkeypatch.setattr(assemble, "_loaded", {})
+    monkeypatch.setattr(cache, "_modules", {})
     monkeypatch.setattr(cache_folder, "_private", [])
     monkeypatch.setattr(cache_folder, "_told", set())
 
@@ -44,8 +44,8 @@ def derived_name(tmp_path_factory, monkeypatch, fresh) -> str:
     """The file name of the Oware engine's derived module, derived in a safe folder."""
     monkeypatch.setenv("MANCALA_ENV_CACHE", str(tmp_path_factory.mktemp("safe")))
     name = derived_file(specialised(Game("oware").params)).name
-    monkeypatch.setattr(specialise, "_loaded", {})
-    monkeypatch.setattr(specialise, "_modules", {})
+    monkeypatch.setattr(assemble, "_loaded", {})
+    monkeypatch.setattr(cache, "_modules", {})
     return name
 
 

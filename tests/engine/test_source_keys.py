@@ -6,13 +6,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+from mancala_env.engine.compiler import ENGINE
 from mancala_env.engine.source_keys import ROOT, imported_modules, module_file, module_key
-from mancala_env.engine.specialise import ENGINE
 from mancala_env.kernels import HOT_MODULES
 
 MCTS = "mancala_env.agents.mcts"
-SPECIALISE = "mancala_env.engine.specialise"
-BUILT = (*ENGINE, SPECIALISE, *HOT_MODULES)  # what the engine's and a rule set's modules read
+COMPILER = "mancala_env.engine.compiler.assemble"  # with the modules it imports
+BUILT = (*ENGINE, COMPILER, *HOT_MODULES)  # what the engine's and a rule set's modules read
 
 
 def copied_tree(root: Path, installed: bool = False) -> Path:
@@ -52,7 +52,7 @@ def test_an_agents_edit_renames_its_derived_module_and_no_other(tmp_path):
     tree = copied_tree(tmp_path / "tree", installed=True)
     code = (
         "from mancala_env import Game\n"
-        "from mancala_env.engine.specialise import specialised\n"
+        "from mancala_env.engine.compiler import specialised\n"
         "from mancala_env.kernels import HOT_MODULES\n"
         f"print(specialised(Game('oware').params, HOT_MODULES + ({MCTS!r},), True).files)\n"
     )

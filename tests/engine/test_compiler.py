@@ -6,6 +6,7 @@ That they play exactly as the shared kernels do is the batch's differential test
 
 import ast
 import inspect
+import itertools
 import os
 import subprocess
 import sys
@@ -18,8 +19,10 @@ import pytest
 from mancala_env import Game
 from mancala_env.agents import mcts
 from mancala_env.engine import layout as L
-from mancala_env.engine import specialise, turn
-from mancala_env.engine.specialise import ENGINE, derive, derived_name, specialised
+from mancala_env.engine import turn
+from mancala_env.engine.compiler import ENGINE, ConventionError, assemble, cache, specialised
+from mancala_env.engine.compiler.cache import derived_name
+from mancala_env.engine.compiler.derive import derive
 from mancala_env.kernels import HOT_MODULES
 from mancala_env.variants import get_variant
 
@@ -118,8 +121,8 @@ def test_the_name_changes_with_every_input_and_equal_rules_share_it():
 
 def test_derived_kernels_are_written_once_and_play_the_rules(tmp_path, monkeypatch):
     monkeypatch.setenv("MANCALA_ENV_CACHE", str(tmp_path))
-    monkeypatch.setattr(specialise, "_loaded", {})  # derive them here, not from this process
-    monkeypatch.setattr(specialise, "_modules", {})
+    monkeypatch.setattr(assemble, "_loaded", {})  # derive them here, not from this process
+    monkeypatch.setattr(cache, "_modules", {})
     ncho = get_variant("ncho")
     params = ncho.params(ncho.options(stall_limit=77))
     kernels = specialised(params)
@@ -222,36 +225,14 @@ def test_new_numbers_compile_nothing_once_the_rule_set_has_compiled():
     assert "compiling" not in again.stderr, again.stderr
 
 
-def test_two_kernels_of_one_name_are_refused():
-    source = "from numba import njit\n\n@njit\ndef step(state, action, params):\n    return 0\n"
-    with pytest.raises(ValueError, match="kernels of the same name in .*: step"):
-        derive(
-            (0,) * 80,
-            (*ENGINE, "extra"),
-            [*map(inspect.getsource, map(sys.modules.get, ENGINE)), source],
-        )
-
-
-def test_a_hot_module_with_a_kernel_named_like_the_engines_is_refused(tmp_path, monkeypatch):
-    """Every derived kernel is reached by its name: one name in two modules would hide one."""
-    monkeypatch.setenv("MANCALA_ENV_CACHE", str(tmp_path))
-    (tmp_path / "loop_with_a_step.py").write_text(
-        "from mancala_env.engine.jit import njit\n\n\n"
-        "@njit(cache=True)\ndef step(state, action, params):\n    return 0\n"
-    )
-    monkeypatch.syspath_prepend(str(tmp_path))
-    with pytest.raises(ValueError, match="kernels of the same name in .*: step"):
-        specialised(Game("oware", stall_limit=93).params, ("loop_with_a_step",))
-
-
 def test_a_cache_folder_that_cannot_be_written_falls_back_to_the_temporary_one(
     tmp_path, monkeypatch
 ):
     blocked = tmp_path / "a file"
     blocked.write_text("")
     monkeypatch.setenv("MANCALA_ENV_CACHE", str(blocked))
-    monkeypatch.setattr(specialise, "_loaded", {})  # derived afresh, not found in this process
-    monkeypatch.setattr(specialise, "_modules", {})
+    monkeypatch.setattr(assemble, "_loaded", {})  # derived afresh, not found in this process
+    monkeypatch.setattr(cache, "_modules", {})
     kernels = specialised(Game("oware").params)
     fallback = Path(tempfile.gettempdir()) / f"mancala_env-cache-{os.getuid()}"
     assert derived_file(kernels).parent.parent == fallback
@@ -309,3 +290,195 @@ def test_a_search_root_keeps_nothing_yet():
     kernels.step(state, action, game.params)
     shared.step(action)
     assert (state[: L.STATE_SIZE] == shared.state).all()
+
+
+# ---- the conventions the compiler relies on, each broken once -----------------------------
+WRITTEN = """\
+import numba
+
+from mancala_env.engine import layout as L
+from mancala_env.engine.jit import njit
+from mancala_env.engine.layout import P_HOUSES
+from mancala_env.engine.turn import step
+
+LIMIT = 3
+
+
+@njit(cache=True)
+def houses(state, params):
+    return params[P_HOUSES] + params[L.P_HOUSES] + LIMIT
+
+
+@njit(cache=True)
+def play(state, params):
+    return step(state, 0, params) + houses(state, params)
+"""
+_written = itertools.count()
+
+
+@pytest.fixture
+def written(tmp_path, monkeypatch):
+    """Modules written to a temporary folder from sources, by their (new) names; the kernels
+    are derived there, and never compiled."""
+    monkeypatch.setenv("MANCALA_ENV_CACHE", str(tmp_path / "cache"))
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+    def write(*sources: str) -> tuple[str, ...]:
+        names = tuple(f"written_{next(_written)}" for _ in sources)
+        for name, source in zip(names, sources, strict=True):
+            (tmp_path / f"{name}.py").write_text(source)
+        return names
+
+    return write
+
+
+def refused(modules: tuple[str, ...]) -> str:
+    with pytest.raises(ConventionError) as error:
+        specialised(Game("oware").params, modules)
+    message = str(error.value)
+    assert "\n" not in message
+    return message
+
+
+def edited(old: str, new: str, source: str = WRITTEN) -> str:
+    assert old in source
+    return source.replace(old, new)
+
+
+def test_a_module_that_keeps_the_conventions_is_derived(written):
+    (name,) = written(WRITTEN)
+    kernels = specialised(Game("oware").params, (name,))
+    source = Path(kernels.files[name]).read_text()
+    # both spellings of the read folded (6 + 6 + 3), and the call of the constant kernel too
+    assert "return step(state, 0, params) + 15" in source
+    assert kernels.play.py_func.__globals__["step"] is specialised(Game("oware").params).step
+
+
+@pytest.mark.parametrize(
+    "old, new, error",
+    [
+        (
+            "@njit(cache=True)\ndef houses",
+            "@numba.njit\ndef houses",
+            "houses: compiled by @numba.njit",
+        ),
+        ("LIMIT = 3", "LIMIT = 3\nfree = njit(lambda: 0)", "free = njit"),
+        (
+            "@njit(cache=True)\ndef houses",
+            "if True:\n\n    @njit\n    def inner():\n        return 0\n\n\n@njit\ndef houses",
+            "inner: decorated @njit inside a block; a kernel is defined at the module's top",
+        ),
+        ("LIMIT = 3", "LIMIT = 3\nplay = 1", "play: bound 2 times at the top level"),
+        ("LIMIT = 3", "LIMIT = 3\nLIMIT += 1", "LIMIT: bound 2 times at the top level"),
+        ("LIMIT = 3", "LIMIT = 3\nWIDTH: int = 4", "WIDTH: an integer constant written with an"),
+        ("LIMIT = 3", "LIMIT = 3\nSTATE_SIZE = 4", "STATE_SIZE: named like a constant of the"),
+    ],
+)
+def test_what_counts_as_a_kernel_or_a_constant_is_checked(written, old, new, error):
+    (name,) = written(edited(old, new))
+    assert f"{name}." in refused((name,))
+    assert error in refused((name,))
+
+
+def test_a_module_without_kernels_is_refused(written):
+    (name,) = written("LIMIT = 3\n")
+    assert refused((name,)) == (
+        f"{name}: no kernels to derive; a module derived has top-level @njit functions"
+    )
+
+
+@pytest.mark.parametrize(
+    "old, new, error",
+    [
+        ("def houses(state, params)", "def houses(state, *, params)", "plain positional"),
+        ("return params[P_HOUSES]", "k = sum([i for i in range(2)])\n    return params[P_HOUSES]",
+         "binds names in a comprehension"),
+        ("return params[P_HOUSES]", "params = state\n    return params[P_HOUSES]",
+         "assigns params; params is the rule parameters, never rebound"),
+        ("return params[P_HOUSES]", "params[P_HOUSES] = 1\n    return params[P_HOUSES]",
+         "writes params[P_HOUSES]; params is the rule parameters, only read"),
+        ("def houses(state, params):\n    return params[P_HOUSES]",
+         "def houses(state, rules):\n    return rules[P_HOUSES]", "reads rules[P_HOUSES]; "),
+        ("LIMIT = 3", "LIMIT = 3\nAT = L.P_HOUSES", "reads params[AT] with AT, not a constant"),
+        ("params[L.P_HOUSES]", "params[L.P_NOTHING]", "with L.P_NOTHING, not a constant"),
+    ],
+)  # fmt: skip
+def test_a_kernel_reads_the_rule_parameters_where_the_folder_sees_them(written, old, new, error):
+    source = edited(old, new)
+    if "AT = " in new:
+        source = edited("params[L.P_HOUSES]", "params[AT]", source)
+    (name,) = written(source)
+    message = refused((name,))
+    assert message.startswith(f"{name}.houses: ")
+    assert error in message
+
+
+@pytest.mark.parametrize(
+    "old, new, error",
+    [
+        ("from mancala_env.engine import layout as L",
+         "from mancala_env.engine import layout as L\nfrom mancala_env.engine import layout",
+         "houses: the layout is named layout"),
+        ("from mancala_env.engine import layout as L", "import numpy as L", "L is not the layout"),
+        ("layout import P_HOUSES", "layout import P_HOUSES, STATE_SIZE as SIZE",
+         "imports the layout's STATE_SIZE as SIZE"),
+        ("from mancala_env.engine.turn import step", "from mancala_env.engine import turn",
+         "play: reaches mancala_env.engine.turn through the name turn; a kernel calls a derived"),
+        ("\n\n@njit(cache=True)\ndef play", "\n\nsize = houses\n\n\n@njit(cache=True)\ndef play",
+         "play: calls {name}.houses as size"),
+    ],
+)  # fmt: skip
+def test_a_kernel_reaches_the_layout_and_the_derived_kernels_by_their_names(
+    written, old, new, error
+):
+    source = edited(old, new)
+    if "layout as L\nfrom" in new:
+        source = edited("+ LIMIT", "+ layout.STATE_SIZE", source)
+    if "turn" in new:
+        source = edited("step(state", "turn.step(state", source)
+    if "size = " in new:
+        source = edited("+ houses(state", "+ size(state", source)
+    (name,) = written(source)
+    assert error.format(name=name) in refused((name,))
+
+
+def test_a_kernel_calls_no_kernel_of_a_module_derived_after_it(written):
+    later = written(WRITTEN)[0]
+    source = edited("def play", "def played", edited("def houses", "def own"))
+    source = edited("+ houses(state", "+ h(state", source)
+    (first,) = written(
+        edited("import step", f"import step\nfrom {later} import houses as h", source)
+    )
+    assert refused((first, later)) == (
+        f"{first}.played: calls {later}.houses, derived after it; a module's kernels call those of"
+        " the modules listed before it"
+    )
+    assert specialised(Game("oware").params, (later, first)).played is not None
+
+
+def test_names_defined_twice_in_one_derived_module_are_refused(written):
+    """The engine's modules are derived as one module: a name is defined by one of them."""
+    names = written(WRITTEN, edited("def play", "def other"))
+    sources = [(Path(sys.path[0]) / f"{name}.py").read_text() for name in names]
+    with pytest.raises(ConventionError, match=f"{names[1]}.LIMIT: also defined by {names[0]}"):
+        derive(tuple(int(v) for v in Game("oware").params), names, sources)
+
+
+def test_a_kernel_named_like_another_modules_is_refused(written):
+    """Every derived kernel is reached by its name: one name in two modules would hide one."""
+    source = edited(
+        "from mancala_env.engine.turn import step\n", "", edited("def play", "def step")
+    )
+    (name,) = written(edited("return step(state, 0, params)", "return 0", source))
+    assert refused((name,)) == (
+        f"{name}.step: a kernel of the same name in mancala_env.engine.turn; the kernels of one"
+        " rule set are reached by their names, one each"
+    )
+
+
+def test_the_modules_asked_for_are_a_tuple_of_names_each_once():
+    params = Game("oware").params
+    with pytest.raises(TypeError, match="modules must be a tuple of dotted module names, not"):
+        specialised(params, ["mancala_env.batch"])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="modules lists mancala_env.batch twice"):
+        specialised(params, ("mancala_env.batch", "mancala_env.batch"))
