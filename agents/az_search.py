@@ -3,7 +3,8 @@
 The tree lives in preallocated arrays (a node a row: its state, its mover, the network's priors
 of its moves, each move's visits, summed value and child). A simulation walks down choosing
 ``argmax Q + c * P * sqrt(N + 1) / (1 + n)`` (Q a move's mean value for the node's mover, P its
-prior, n its visits, N the node's), makes the child it reaches with the engine's `step`, asks
+prior, n its visits, N the node's), makes the child it reaches with the engine's `step` (the
+rule set's own: the search is derived for the rules of its game, `search_kernels`), asks
 the network for its priors and value (a finished game counts its result: +1, 0, -1) and backs
 the value up, its sign flipping where the player to move changes (an extra turn keeps it).
 
@@ -15,12 +16,15 @@ products.
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 
 import numpy as np
 
+from mancala_env import Game
 from mancala_env.engine import layout as L
 from mancala_env.engine.jit import njit
 from mancala_env.engine.turn import step
+from mancala_env.kernels import HOT_MODULES, kernels_for
 from mancala_env.observation import MAX_OBSERVATION, write_observation
 
 from .network import Network, one_hot_starts
@@ -178,6 +182,12 @@ def simulate(count, n_nodes, c, params, net, tree, scratch, path_nodes, path_act
             visits[parent, action] += 1.0
             values[parent, action] += value if ints[parent, MOVER] == seen_by else -value
     return n_nodes
+
+
+def search_kernels(game: Game) -> SimpleNamespace:
+    """This module's kernels for `game`'s rules (`mancala_env.kernels`): the simulations step
+    with the rule set's own `step` and observe with its own `write_observation`."""
+    return kernels_for(game.variant, game.params, (*HOT_MODULES, __name__), uses=("simulate",))
 
 
 class Searcher:
