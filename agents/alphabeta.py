@@ -187,7 +187,8 @@ def _negamax(state, depth, ply, alpha, beta, rules, table, plies, control):
         return final_value(state)
     mover = state[L.TO_MOVE]
     if _covered(state, endgames):  # exact: no horizon, searching deeper changes nothing
-        levels, _, database_params, board = endgames  # (a covered root: `_database_move`)
+        # (a covered root is not searched: `AlphaBetaAgent._database_move` plays it)
+        levels, _, database_params, board = endgames
         half_seeds = board_half_seeds(state, database_params, levels, BINOMIAL, board)
         return _database_value(state, half_seeds, params)
     if depth == 0:
@@ -475,9 +476,10 @@ class AlphaBetaAgent(SearchAgent):
         if database is not None and database.covers_state(state):
             return self._database_move(game, database, state, stats, noise)
         endgames = _no_database() if database is None else _probe(database)
-        return self._negamax(game, state, depth, stats, noise, endgames)
+        return self._tree_search(game, state, depth, stats, noise, endgames)
 
-    def _negamax(self, game, state, depth, stats, noise, endgames) -> float:
+    def _tree_search(self, game, state, depth, stats, noise, endgames) -> float:
+        """`_negamax` of `game`'s rules on `state`, with the endgame database `endgames`."""
         table, buffers = self._arrays(game.params)
         rules = (game.params, self._kind, self.set_out_choices, endgames)
         search = self._search_for(game)
@@ -499,7 +501,7 @@ class AlphaBetaAgent(SearchAgent):
 
     def _warm_up(self, game: Game) -> None:
         noise = np.zeros(game.n_actions)
-        self._negamax(game, game.state.copy(), 1, _stats(), noise, _no_database())
+        self._tree_search(game, game.state.copy(), 1, _stats(), noise, _no_database())
         self._table[0][:] = 0  # the warm-up's entries would steer this game's search
 
     def _best_action(self, game: Game, legal: list[int], deadline: float | None) -> int:

@@ -8,8 +8,9 @@ rules in a new Python process whose numba cache (`NUMBA_CACHE_DIR`) and derived-
 (`MANCALA_ENV_CACHE`) are fresh, empty folders: the wait is the compiles that move needs. A
 second process with the same, now filled, folders gives the warm wait. Each process reports the
 seconds from before the agent is loaded (the `az` network checks its rules with a `Game`) to
-after its first `act` returns, the imports not counted, and whether the engine's shared kernels
-(`engine.turn.step` as written) were compiled. The rows go to
+after its first `act` returns, the imports not counted, in wall-clock seconds and in the
+process's CPU seconds (what the compiles cost, whatever else the machine runs), and whether the
+engine's shared kernels (`engine.turn.step` as written) were compiled. The rows go to
 `benchmarks/results/first_move.json` under `--label`, with the date, the machine, its load and
 the command; runs under other labels (a `before` say) are kept, and a run of some specs under a
 label already there replaces those specs' rows and keeps the others'.
@@ -35,12 +36,13 @@ import json, sys, time
 from mancala_env import Game
 from mancala_env.agents import load_agent
 from mancala_env.engine import turn
-began = time.perf_counter()
+began, cpu = time.perf_counter(), time.process_time()
 agent = load_agent(sys.argv[1], sys.argv[2], seed=0)
 game = Game(sys.argv[2])
 action = agent.act(game)
-seconds = time.perf_counter() - began
-print(json.dumps({"seconds": round(seconds, 2), "action": action,
+seconds, cpu_seconds = time.perf_counter() - began, time.process_time() - cpu
+print(json.dumps({"seconds": round(seconds, 2), "cpu_seconds": round(cpu_seconds, 2),
+                  "action": action,
                   "shared_kernels_compiled": bool(turn.step.signatures)}))
 """
 

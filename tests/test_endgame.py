@@ -547,7 +547,7 @@ def test_alphabeta_root_value_is_the_databases_outcome(oware_db) -> None:
         else:
             assert abs(value) > WIN_ZONE and np.sign(value) == np.sign(margin)
             assert value == np.sign(margin) * TB_WIN + TB_SEED * margin
-        assert agent.search(game.state, game.params, 2)[0] == value
+        assert agent.search(game, 2)[0] == value
         results.add((int(np.sign(margin)), proven))
     assert {(1, True), (0, True), (-1, True), (1, False), (-1, False)} <= results
 
@@ -577,7 +577,7 @@ def test_alphabeta_probes_the_database_below_its_root(oware_db) -> None:
             else:
                 value = float(child.stores[mover] - child.stores[1 - mover])
             expected = max(expected, value)
-        assert agent.search(game.state, game.params, 1)[0] == expected
+        assert agent.search(game, 1)[0] == expected
     assert probed >= 15
 
 
