@@ -31,7 +31,8 @@ from .network import Network, one_hot_starts
 
 # a node's row in `ints`
 MOVER = 0
-OVER = 1  # 1: the game is over at this node
+FINISHED = 1  # 1: the game is over at this node (not `layout.OVER`: a derived module reads
+# the layout's constants by their names)
 N_INTS = 2
 
 
@@ -99,10 +100,10 @@ def _expand(node, tree, params, net, scratch):
         children[node, a] = -1
         priors[node, a] = 0.0
     if state[L.OVER] == 1:
-        ints[node, OVER] = 1
+        ints[node, FINISHED] = 1
         winner = state[L.WINNER]
         return 0.0 if winner < 0 else (1.0 if winner == mover else -1.0)
-    ints[node, OVER] = 0
+    ints[node, FINISHED] = 0
     n = write_observation(state, mover, params, observation, False)
     value = forward(observation, n, net, logits, hidden_a, hidden_b)
     top = -np.inf
@@ -142,7 +143,7 @@ def simulate(count, n_nodes, c, params, net, tree, scratch, path_nodes, path_act
         value = 0.0
         seen_by = 0
         while True:
-            if ints[node, OVER] == 1:
+            if ints[node, FINISHED] == 1:
                 winner = states[node, L.WINNER]
                 seen_by = ints[node, MOVER]
                 value = 0.0 if winner < 0 else (1.0 if winner == seen_by else -1.0)

@@ -2,6 +2,9 @@
 set's own kernels under any options; the shared kernels run only when asked for by name, and
 play the same games."""
 
+import ast
+import importlib
+import inspect
 import json
 import os
 import subprocess
@@ -14,7 +17,7 @@ import pytest
 from mancala_env import Game
 from mancala_env.engine import layout as L
 from mancala_env.engine import turn
-from mancala_env.kernels import SHARED_SWITCH, kernels_for
+from mancala_env.kernels import HOT_MODULES, SHARED_SWITCH, kernels_for
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = [
@@ -66,6 +69,34 @@ def test_a_bad_switch_value_is_refused_in_one_line(monkeypatch):
     monkeypatch.setenv(SHARED_SWITCH, "yes")
     with pytest.raises(ValueError, match=r"^MANCALA_ENV_SHARED_KERNELS must be 0 or 1, got 'yes'$"):
         Game("oware")
+
+
+# The modules the players of games ask the handle to derive beside the engine.
+DERIVED = (
+    *HOT_MODULES,
+    "mancala_env.bench",
+    "mancala_env.endgame.kernels",
+    "mancala_env.endgame.probe",
+    "mancala_env.agents.alphabeta",
+    "mancala_env.agents.az_search",
+    "mancala_env.agents.mcts",
+)
+
+
+@pytest.mark.parametrize("module", DERIVED)
+def test_a_derived_module_names_no_constant_of_its_own_like_the_layouts(module):
+    """A derived module reads the layout's ``L.X`` as ``X``: a constant ``X`` of its own
+    would take its place."""
+    source = ast.parse(inspect.getsource(importlib.import_module(module)))
+    own = {
+        target.id
+        for node in source.body
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    layout = {name for name in vars(L) if name.isupper()}
+    assert not own & layout
 
 
 def test_a_structural_option_derives_kernels_of_its_own():
