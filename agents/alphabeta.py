@@ -1,11 +1,12 @@
 """Alpha-beta search: negamax with iterative deepening, move ordering and a transposition table,
 compiled with numba and run on copies of the engine's state arrays.
 
-The search steps positions with `mancala_env.engine.turn.step`, the function every environment
-uses, so it plays by exactly the rules of the game it is given: extra turns (the same player
-moves again, and the negamax sign flips only when the player to move changes), passes, the
-rounds of a match (a match goes on across rounds; only the end of the whole game is final),
-special moves and setting out.
+The search is derived, with the engine, for the rules of the game it is given
+(`mancala_env.kernels.kernels_for`): it steps positions with the rule set's own `step`, the one
+the game runs, so it plays by exactly those rules: extra turns (the same player moves again, and
+the negamax sign flips only when the player to move changes), passes, the rounds of a match (a
+match goes on across rounds; only the end of the whole game is final), special moves and
+setting out.
 
 - Values are from the view of the player to move. A finished game is worth ``+WIN`` to its
   winner (``-WIN`` to the loser, 0 for a draw), one point less for every ply it takes, so a
@@ -23,7 +24,8 @@ special moves and setting out.
   (in play, at most its seed count on the board) is not searched further nor evaluated: its
   value is the game's result under best play, the database's value (the seeds the mover still
   wins from the board) added to the stores (`_database_value`). At the root of such a position
-  the move is the database's best (`_database_move`), as the `perfect` agent plays.
+  the move is the database's best (`AlphaBetaAgent._database_move`, played by the database's
+  own probe, derived for its rules), as the `perfect` agent plays.
 - While the seeds are set out (Mangala), the distributor's choices are limited to
   `set_out_choices` counts spread from the fewest to the most of the seeds left that the rules
   allow, and the even share (the setting out's own search hint,
@@ -37,6 +39,7 @@ import time
 import types
 from collections.abc import Callable
 from functools import cache
+from types import SimpleNamespace
 
 import numpy as np
 from numba.extending import is_jitted
@@ -44,13 +47,14 @@ from numba.extending import is_jitted
 from mancala_env import Game
 from mancala_env.endgame.database import DatabaseFolder, EndgameDatabase
 from mancala_env.endgame.index import BINOMIAL
-from mancala_env.endgame.probe import board_half_seeds, level_list, move_half_seeds
+from mancala_env.endgame.probe import board_half_seeds, level_list
 from mancala_env.engine import layout as L
 from mancala_env.engine.board import board_seeds
 from mancala_env.engine.jit import njit
 from mancala_env.engine.position import position_key
 from mancala_env.engine.setting_out import set_out_sampled
 from mancala_env.engine.turn import step
+from mancala_env.kernels import kernels_for
 
 from .search import SearchAgent
 
@@ -168,23 +172,6 @@ def _covered(state, endgames):
 
 
 @njit(cache=True)
-def _database_move(state, endgames, child, noise, stats):
-    """The root's move in a covered position: the best by the database (ties broken by
-    `noise`), and the position's value."""
-    levels, _, params, board = endgames
-    best, best_key, best_won = -1, -np.inf, 0
-    for action in range(params[L.P_N_ACTIONS]):
-        if state[L.LEGAL + action] == 0:
-            continue
-        won = move_half_seeds(state, action, params, levels, BINOMIAL, child, board)
-        stats[NODES] += 1
-        if won + noise[action] > best_key:
-            best, best_key, best_won = action, won + noise[action], won
-    stats[BEST] = best
-    return _database_value(state, best_won, params)
-
-
-@njit(cache=True)
 def _negamax(state, depth, ply, alpha, beta, rules, table, plies, control):
     """The value of `state` for its player to move, searched `depth` plies (fail-soft).
 
@@ -201,8 +188,7 @@ def _negamax(state, depth, ply, alpha, beta, rules, table, plies, control):
         return final_value(state)
     mover = state[L.TO_MOVE]
     if _covered(state, endgames):  # exact: no horizon, searching deeper changes nothing
-        if ply == 0:
-            return _database_move(state, endgames, children[0, 0], noise, stats)
+        # (a covered root is not searched: `AlphaBetaAgent._database_move` plays it)
         levels, _, database_params, board = endgames
         half_seeds = board_half_seeds(state, database_params, levels, BINOMIAL, board)
         return _database_value(state, half_seeds, params)
@@ -310,22 +296,30 @@ def _negamax(state, depth, ply, alpha, beta, rules, table, plies, control):
     return best
 
 
-_SEARCHES: dict[Callable, Callable] = {}  # a user's evaluation -> the search that uses it
+def _kernels(game: Game) -> SimpleNamespace:
+    """This module's kernels for `game`'s rules (`mancala_env.kernels`): the search steps
+    positions with the rule set's own `step`."""
+    return kernels_for(game.variant, game.params, (__name__,), uses=("_negamax",))
 
 
-def _search_with(evaluate: Callable, compiled: bool) -> Callable:
-    """`_negamax` with a user's evaluation ``evaluate(state, player, params) -> float``: compiled
-    when `evaluate` is a numba function, plain Python (much slower) otherwise."""
-    if evaluate not in _SEARCHES:
-        _SEARCHES[evaluate] = _build_search(evaluate, compiled)
-    return _SEARCHES[evaluate]
+# (a user's evaluation, a rule set's `_negamax`) -> the search that uses both
+_SEARCHES: dict[tuple[Callable, Callable], Callable] = {}
 
 
-def _build_search(evaluate: Callable, compiled: bool) -> Callable:
+def _search_with(evaluate: Callable, compiled: bool, negamax: Callable) -> Callable:
+    """`negamax` (this module's, for a rule set) with a user's evaluation
+    ``evaluate(state, player, params) -> float``: compiled when `evaluate` is a numba function,
+    plain Python (much slower) otherwise."""
+    if (evaluate, negamax) not in _SEARCHES:
+        _SEARCHES[evaluate, negamax] = _build_search(evaluate, compiled, negamax)
+    return _SEARCHES[evaluate, negamax]
+
+
+def _build_search(evaluate: Callable, compiled: bool, negamax: Callable) -> Callable:
     def adapter(state, player, params, kind):
         return evaluate(state, player, params)
 
-    python = getattr(_negamax, "py_func", _negamax)  # (NUMBA_DISABLE_JIT=1: no py_func)
+    python = getattr(negamax, "py_func", negamax)  # (NUMBA_DISABLE_JIT=1: no py_func)
     namespace = dict(python.__globals__)
     function = types.FunctionType(python.__code__, namespace, "_negamax")
     search = njit(function) if compiled else function
@@ -396,10 +390,8 @@ class AlphaBetaAgent(SearchAgent):
                     f"unknown evaluation {evaluate!r}; built-in: {', '.join(EVALUATIONS)}"
                 )
             self._kind = EVALUATIONS[evaluate]
-            self._search = _negamax
         elif callable(evaluate):
             self._kind = -1
-            self._search = _search_with(evaluate, is_jitted(evaluate))
         else:
             raise ValueError(f"evaluate must be a name or a callable, got {evaluate!r}")
         self.evaluate = evaluate
@@ -451,13 +443,13 @@ class AlphaBetaAgent(SearchAgent):
             )
         return self._table, self._buffers
 
-    def search(self, state: np.ndarray, params: np.ndarray, depth: int) -> tuple[float, int]:
-        """One fixed-depth search of `state`: its value for the player to move and the best
-        move (uses and fills the transposition table; with `tb`, probes the database opened
-        for these rules by `open_database`)."""
+    def search(self, game: Game, depth: int) -> tuple[float, int]:
+        """One fixed-depth search of `game`'s position: its value for the player to move and
+        the best move (uses and fills the transposition table; with `tb`, probes the database
+        opened for these rules by `open_database`)."""
         stats = _stats()
-        noise = np.zeros(int(params[L.P_N_ACTIONS]))
-        value = self._run(state.copy(), params, depth, stats, noise)
+        noise = np.zeros(game.n_actions)
+        value = self._run(game, game.state.copy(), depth, stats, noise)
         self.last_nodes = int(stats[NODES])
         return value, int(stats[BEST])
 
@@ -470,27 +462,54 @@ class AlphaBetaAgent(SearchAgent):
         self._databases[game.params.tobytes()] = database
         return database
 
-    def _run(self, state, params, depth, stats, noise) -> float:
-        table, buffers = self._arrays(params)
-        database = self._databases.get(params.tobytes())
+    def _search_for(self, game: Game) -> Callable:
+        """The search of `game`'s rules: this module's `_negamax` for them, with the agent's
+        own evaluation where it has one."""
+        negamax = _kernels(game)._negamax
+        if isinstance(self.evaluate, str):
+            return negamax
+        return _search_with(self.evaluate, is_jitted(self.evaluate), negamax)
+
+    def _run(self, game, state, depth, stats, noise) -> float:
+        """The value of `state`, a position of `game`'s rules, searched `depth` plies deep:
+        the database's where it covers the position."""
+        database = self._databases.get(game.params.tobytes())
+        if database is not None and database.covers_state(state):
+            return self._database_move(game, database, state, stats, noise)
         endgames = _no_database() if database is None else _probe(database)
-        rules = (params, self._kind, self.set_out_choices, endgames)
+        return self._tree_search(game, state, depth, stats, noise, endgames)
+
+    def _tree_search(self, game, state, depth, stats, noise, endgames) -> float:
+        """`_negamax` of `game`'s rules on `state`, with the endgame database `endgames`."""
+        table, buffers = self._arrays(game.params)
+        rules = (game.params, self._kind, self.set_out_choices, endgames)
+        search = self._search_for(game)
         return float(
-            self._search(state, depth, 0, -np.inf, np.inf, rules, table, buffers, (stats, noise))
+            search(state, depth, 0, -np.inf, np.inf, rules, table, buffers, (stats, noise))
         )
 
+    def _database_move(self, game, database, state, stats, noise) -> float:
+        """The move at a root the database covers: its best by the database (ties broken by
+        `noise`, the first of equals), and the position's value."""
+        won = database.move_values(state)
+        best = max(won, key=lambda action: won[action] + noise[action])
+        stats[NODES] += len(won)
+        stats[BEST] = best
+        return float(_kernels(game)._database_value(state, won[best], game.params))
+
     def _search_key(self, game: Game) -> Callable:
-        return self._search
+        return self._search_for(game)
 
     def _warm_up(self, game: Game) -> None:
-        self._run(game.state.copy(), game.params, 1, _stats(), np.zeros(game.n_actions))
+        noise = np.zeros(game.n_actions)
+        self._tree_search(game, game.state.copy(), 1, _stats(), noise, _no_database())
         self._table[0][:] = 0  # the warm-up's entries would steer this game's search
 
     def _best_action(self, game: Game, legal: list[int], deadline: float | None) -> int:
         """Iterative deepening until the depth or the time runs out, or the result is proven."""
         self.open_database(game)
-        state, params = game.state.copy(), game.params
-        noise = self.rng.random(int(params[L.P_N_ACTIONS])) * 0.5
+        state = game.state.copy()
+        noise = self.rng.random(game.n_actions) * 0.5
         stats = np.zeros(N_STATS, dtype=np.int64)
         limit = np.iinfo(np.int64).max
         best, pv = legal[0], -1
@@ -499,7 +518,7 @@ class AlphaBetaAgent(SearchAgent):
             stats[NODE_LIMIT] = limit
             stats[PV] = pv
             began = time.perf_counter()
-            value = self._run(state, params, depth, stats, noise)
+            value = self._run(game, state, depth, stats, noise)
             ended = time.perf_counter()
             self.last_nodes += int(stats[NODES])
             if stats[ABORTED] == 1:

@@ -18,7 +18,7 @@ import numpy as np
 from mancala_env import Game
 from mancala_env.observation import observe
 
-from .az_search import Searcher, new_tree, simulate
+from .az_search import Searcher, search_kernels
 from .network import read_network
 
 DEFAULT_C = 1.5
@@ -99,18 +99,19 @@ class AZAgent:
 
     def _search(self, game: Game) -> int:
         params = game.params
+        kernels = search_kernels(game)
         if self._searcher is None:  # compile (or load) and warm up before the clock starts
             self._searcher = Searcher(self.network)
             warm = self._searcher
-            new_tree(game.state, params, warm.net, warm.tree, warm.scratch)
-            simulate(1, 1, self.c, params, warm.net, warm.tree, warm.scratch, *warm.path)
+            kernels.new_tree(game.state, params, warm.net, warm.tree, warm.scratch)
+            kernels.simulate(1, 1, self.c, params, warm.net, warm.tree, warm.scratch, *warm.path)
         searcher = self._searcher
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
-        nodes = new_tree(game.state, params, searcher.net, searcher.tree, searcher.scratch)
+        nodes = kernels.new_tree(game.state, params, searcher.net, searcher.tree, searcher.scratch)
         done = 0
         while self.simulations is None or done < self.simulations:
             chunk = CHUNK if self.simulations is None else min(CHUNK, self.simulations - done)
-            grown = simulate(chunk, nodes, self.c, params, searcher.net, searcher.tree,
+            grown = kernels.simulate(chunk, nodes, self.c, params, searcher.net, searcher.tree,
                              searcher.scratch, *searcher.path)  # fmt: skip
             done += chunk
             if grown == nodes and nodes >= len(searcher.tree[0]):

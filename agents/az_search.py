@@ -3,7 +3,8 @@
 The tree lives in preallocated arrays (a node a row: its state, its mover, the network's priors
 of its moves, each move's visits, summed value and child). A simulation walks down choosing
 ``argmax Q + c * P * sqrt(N + 1) / (1 + n)`` (Q a move's mean value for the node's mover, P its
-prior, n its visits, N the node's), makes the child it reaches with the engine's `step`, asks
+prior, n its visits, N the node's), makes the child it reaches with the engine's `step` (the
+rule set's own: the search is derived for the rules of its game, `search_kernels`), asks
 the network for its priors and value (a finished game counts its result: +1, 0, -1) and backs
 the value up, its sign flipping where the player to move changes (an extra turn keeps it).
 
@@ -15,19 +16,23 @@ products.
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 
 import numpy as np
 
+from mancala_env import Game
 from mancala_env.engine import layout as L
 from mancala_env.engine.jit import njit
 from mancala_env.engine.turn import step
+from mancala_env.kernels import HOT_MODULES, kernels_for
 from mancala_env.observation import MAX_OBSERVATION, write_observation
 
 from .network import Network, one_hot_starts
 
 # a node's row in `ints`
 MOVER = 0
-OVER = 1  # 1: the game is over at this node
+FINISHED = 1  # 1: the game is over at this node (not `layout.OVER`: a derived module reads
+# the layout's constants by their names)
 N_INTS = 2
 
 
@@ -95,10 +100,10 @@ def _expand(node, tree, params, net, scratch):
         children[node, a] = -1
         priors[node, a] = 0.0
     if state[L.OVER] == 1:
-        ints[node, OVER] = 1
+        ints[node, FINISHED] = 1
         winner = state[L.WINNER]
         return 0.0 if winner < 0 else (1.0 if winner == mover else -1.0)
-    ints[node, OVER] = 0
+    ints[node, FINISHED] = 0
     n = write_observation(state, mover, params, observation, False)
     value = forward(observation, n, net, logits, hidden_a, hidden_b)
     top = -np.inf
@@ -138,7 +143,7 @@ def simulate(count, n_nodes, c, params, net, tree, scratch, path_nodes, path_act
         value = 0.0
         seen_by = 0
         while True:
-            if ints[node, OVER] == 1:
+            if ints[node, FINISHED] == 1:
                 winner = states[node, L.WINNER]
                 seen_by = ints[node, MOVER]
                 value = 0.0 if winner < 0 else (1.0 if winner == seen_by else -1.0)
@@ -178,6 +183,12 @@ def simulate(count, n_nodes, c, params, net, tree, scratch, path_nodes, path_act
             visits[parent, action] += 1.0
             values[parent, action] += value if ints[parent, MOVER] == seen_by else -value
     return n_nodes
+
+
+def search_kernels(game: Game) -> SimpleNamespace:
+    """This module's kernels for `game`'s rules (`mancala_env.kernels`): the simulations step
+    with the rule set's own `step` and observe with its own `write_observation`."""
+    return kernels_for(game.variant, game.params, (*HOT_MODULES, __name__), uses=("simulate",))
 
 
 class Searcher:

@@ -13,7 +13,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from mancala_env import Game
-from mancala_env.opponents import greedy_action
+from mancala_env.kernels import OPPONENTS, kernels_for
 
 
 @runtime_checkable
@@ -53,4 +53,5 @@ class GreedyAgent(_SeededAgent):
 
     def act(self, game: Game) -> int:
         noise = self.rng.random(game.n_actions)
-        return int(greedy_action(game.state, game.params, noise))
+        kernels = kernels_for(game.variant, game.params, OPPONENTS, uses=("greedy_action",))
+        return int(kernels.greedy_action(game.state, game.params, noise))

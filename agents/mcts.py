@@ -44,7 +44,7 @@ from mancala_env.engine import layout as L
 from mancala_env.engine.jit import njit
 from mancala_env.engine.scratch import copy_into
 from mancala_env.engine.turn import step
-from mancala_env.kernels import rule_set_kernels
+from mancala_env.kernels import HOT_MODULES, kernels_for
 from mancala_env.opponents import random_legal_action
 
 from .search import SearchAgent
@@ -340,13 +340,16 @@ class MCTSAgent(SearchAgent):
         kernels.run_uct(
             _own_root(kernels, game), game.params, *tree.arrays(), 1.0, 0.5, 1, *tree.walk
         )
+        puct = _puct_kernels(game)
         tree = _Tree(game.n_actions, L.STATE_SIZE)
         ints, floats, meta = tree.arrays()
         leaf, path, movers, scratch = tree.walk
-        length = select(game.state, game.params, ints, floats, 1.0, 0.0, True, leaf, path, movers)
+        params = game.params
+        length = puct.select(game.state, params, ints, floats, 1.0, 0.0, True, leaf, path, movers)
         priors = np.ones(game.n_actions)
-        expand(path[length - 1], leaf, game.params, ints, floats, meta, priors, True, 0.0, scratch)
-        backup(path, movers, length, ints, floats, 0.5, False, 0.0)
+        node = path[length - 1]
+        puct.expand(node, leaf, params, ints, floats, meta, priors, True, 0.0, scratch)
+        puct.backup(path, movers, length, ints, floats, 0.5, False, 0.0)
 
     def _best_action(self, game: Game, legal: list[int], deadline: float | None) -> int:
         seed_rollouts(int(self.rng.integers(2**31 - 1)))  # one generator for all compiled code
@@ -381,13 +384,14 @@ class MCTSAgent(SearchAgent):
 
     def _search_puct(self, game: Game, tree: _Tree, budget: int, deadline: float | None) -> None:
         n_actions = int(game.params[L.P_N_ACTIONS])
+        puct = _puct_kernels(game)
         leaf, path, movers, scratch = tree.walk
         while self.last_simulations < budget and not tree.solved():
             if deadline is not None and time.perf_counter() >= deadline:
                 break
             tree.make_room()
             ints, floats, meta = tree.arrays()
-            length = select(
+            length = puct.select(
                 game.state, game.params, ints, floats, self.c, 0.0, True, leaf, path, movers
             )
             node = path[length - 1]
@@ -410,8 +414,8 @@ class MCTSAgent(SearchAgent):
                     )
                 result = (min(max(float(value), -1.0), 1.0) + 1.0) / 2.0
                 result_0 = mover_result(result, leaf[L.TO_MOVE])
-                expand(node, leaf, game.params, ints, floats, meta, priors, True, 0.0, scratch)
-            backup(path, movers, length, ints, floats, result_0, solved, 0.0)
+                puct.expand(node, leaf, game.params, ints, floats, meta, priors, True, 0.0, scratch)
+            puct.backup(path, movers, length, ints, floats, result_0, solved, 0.0)
             self.last_simulations += 1
 
     def _choose(self, tree: _Tree, mover: int) -> int:
@@ -436,10 +440,18 @@ class MCTSAgent(SearchAgent):
 
 
 def _uct_kernels(game: Game) -> SimpleNamespace:
-    """This module's kernels derived for `game`'s rules (`mancala_env.kernels`): the
-    simulations of UCT, rollouts above all, run the rule set's own `step`, and a relay rule
-    set's states keep the lifts tried when a turn begins, to play the chosen one."""
-    return rule_set_kernels(game.variant, game.params, ("run_uct",), (__name__,), keep=True)
+    """This module's kernels for `game`'s rules (`mancala_env.kernels`): the simulations of
+    UCT, rollouts above all, run the rule set's own `step`, and a relay rule set's states keep
+    the lifts tried when a turn begins, to play the chosen one."""
+    modules = (*HOT_MODULES, __name__)
+    return kernels_for(game.variant, game.params, modules, keep=True, uses=("run_uct",))
+
+
+def _puct_kernels(game: Game) -> SimpleNamespace:
+    """This module's kernels for `game`'s rules, on the states of a game (PUCT's leaves are
+    handed to `prior_value` as games): the walk down and the expansion of PUCT."""
+    modules = (*HOT_MODULES, __name__)
+    return kernels_for(game.variant, game.params, modules, uses=("select", "expand"))
 
 
 def _own_root(kernels: SimpleNamespace, game: Game) -> np.ndarray:

@@ -36,7 +36,7 @@ from .engine.starts import random_start_seeds
 from .engine.turn import new_game, step
 from .game import Game, IllegalActionError, action_number
 from .inputs import check_batch_seed, check_memory, is_integer
-from .kernels import rule_set_kernels
+from .kernels import HOT_MODULES, kernels_for
 from .observation import MAX_OBSERVATION, observation_high, write_observation
 from .opponents import DRAW_BOUND, drawn_legal_action
 from .variants import get_variant
@@ -185,7 +185,9 @@ class BatchedGames:
         self.variant = get_variant(variant)
         self.options = self.variant.options(**options)
         self.params = self.variant.params(self.options)
-        self.kernels = rule_set_kernels(self.variant, self.params, ("batch_reset", "batch_step"))
+        self.kernels = kernels_for(
+            self.variant, self.params, HOT_MODULES, uses=("batch_reset", "batch_step")
+        )
         self.n_games = int(n_games)
         self.n_actions = int(self.params[L.P_N_ACTIONS])
         self.observation_high = observation_high(self.params)

@@ -54,7 +54,7 @@ from .engine import layout as L
 from .engine.jit import njit
 from .engine.turn import new_game, step
 from .game import Game
-from .kernels import rule_set_kernels
+from .kernels import HOT_MODULES, kernels_for
 from .opponents import random_actions, random_legal_action
 from .variants import VARIANTS, get_variant
 
@@ -99,14 +99,14 @@ def _engine(name: str, threads: int, shared: bool = False) -> Callable[[], tuple
     rule set's keeping the lifts it tried, as MCTS's do), or in the kernels all rule sets share
     (`shared`, one thread)."""
     game = Game(name, first_player="player_0")
-    kernels = rule_set_kernels(game.variant, game.params, ("_random_moves",), (__name__,), True)
+    modules = (*HOT_MODULES, __name__)
+    uses = ("_random_moves",)
+    kernels = kernels_for(game.variant, game.params, modules, True, uses=uses, shared=shared)
     chunk = 20_000
     own = np.zeros(kernels.layout.STATE_SIZE, dtype=np.int32)  # and room for kept lifts
     own[: L.STATE_SIZE] = game.state
     if threads == 1:
-        state = game.state.copy() if shared else own
-        play = _random_moves if shared else kernels._random_moves
-        return lambda: (chunk, play(state, game.params, chunk))
+        return lambda: (chunk, kernels._random_moves(own, game.params, chunk))
     spread = 1 + -(-CACHE_LINE * 2 // own.nbytes)  # rows apart, at least two lines between
     states = np.stack([own] * (threads * spread))
     games = np.zeros(threads, dtype=np.int64)

@@ -1,48 +1,27 @@
 """One game of a rule set: the state vector, its rule parameters, and a readable view of both.
 
 `Game` is the single-game handle the environments, the command line and the tests use. It
-owns nothing the kernels do not: every rule lives in `mancala_env.engine`.
+owns nothing the kernels do not: every rule lives in `mancala_env.engine`, and a game runs its
+rule set's own kernels under any options (`mancala_env.kernels.kernels_for`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 from .engine import layout as L
-from .engine import turn
-from .engine.compiler import specialised
 from .engine.starts import random_start_seeds
 from .engine.turn import ILLEGAL
-from .first_use import announce_compiling
 from .inputs import as_integer
+from .kernels import kernels_for
 from .snapshot import Rules, state_from_snapshot
 from .snapshot_fields import PLAY_COUNTER_MAX, SnapshotError
 from .variants import RuleOptions, Variant, get_variant
 from .variants.actions import find
 from .variants.mighty_men_snapshot import SOWING_PHASES, pieces_snapshot
-
-SHARED_COMPILE_SECONDS = 30  # the shared kernels: 26 s on two quiet cores
-OWN_COMPILE_SECONDS = 8  # a rule set's own: 3 s for Oware's, 4 s for 10 Mighty Men's
-
-
-def engine_kernels(variant: Variant, params: np.ndarray) -> ModuleType | SimpleNamespace:
-    """The engine's kernels (`new_game`, `step`, `begin_turn`) a game of `variant` under the
-    rule parameters `params` runs: the rule set's own (`engine.compiler`) when `params` have
-    the structure of its defaults (the same board and mechanics; numbers such as `stall_limit`,
-    `seeds` or `relay_limit` are read at run time, so they compile nothing new), which compile
-    in seconds; otherwise the shared kernels (`engine.turn`), one compiled copy for every rule
-    set and option. Says so on stderr when they have to compile."""
-    if L.structure(params) == L.structure(variant.params(variant.options())):
-        kernels: ModuleType | SimpleNamespace = specialised(params)  # the batch's engine
-        what, seconds = f"the {variant.name} kernels", OWN_COMPILE_SECONDS
-    else:
-        kernels, what, seconds = turn, "the rules engine's shared kernels", SHARED_COMPILE_SECONDS
-    announce_compiling(what, (kernels.new_game, kernels.step), seconds)
-    return kernels
 
 
 class IllegalActionError(ValueError):
@@ -76,7 +55,7 @@ class Game:
         self.houses = int(self.params[L.P_HOUSES])  # houses a player
         self.n_pits = 2 * self.houses
         self.state = np.zeros(L.STATE_SIZE, dtype=np.int32)
-        self.kernels = engine_kernels(self.variant, self.params)
+        self.kernels = kernels_for(self.variant, self.params)
         self.reset()
 
     def reset(self, rng: np.random.Generator | None = None) -> None:
@@ -170,7 +149,7 @@ class Game:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        self.kernels = engine_kernels(self.variant, self.params)
+        self.kernels = kernels_for(self.variant, self.params)
 
     def copy(self) -> Game:
         other = object.__new__(Game)

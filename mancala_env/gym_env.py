@@ -62,8 +62,9 @@ from .common_observation import ObservationEncoding
 from .engine import layout as L
 from .game import Game, IllegalActionError, action_number
 from .inputs import check_max_moves, check_reward, check_seat, check_seed
+from .kernels import OPPONENTS, kernels_for
 from .observation import observe
-from .opponents import greedy_action, load_opponent, opponent_actions
+from .opponents import load_opponent, opponent_actions
 from .render import BoardView
 from .variants import get_variant
 
@@ -220,7 +221,8 @@ class SingleAgentEnv(gymnasium.Env):
                 action = opponent.act(game)
             elif opponent == "greedy":
                 noise = rng.random(game.n_actions)
-                action = greedy_action(game.state, game.params, noise)
+                kernels = kernels_for(game.variant, game.params, OPPONENTS, uses=("greedy_action",))
+                action = kernels.greedy_action(game.state, game.params, noise)
             else:
                 states, masks = game.state[None], game.legal_mask()[None]
                 action = opponent_actions(opponent, states, game.params, masks, rng)[0]

@@ -100,15 +100,15 @@ def kernels_options(parser: argparse.ArgumentParser) -> None:
 def kernels(args: argparse.Namespace) -> int:
     """Print the source of the kernels a rule set runs under its options (derived, so that
     the reader sees the code the compiler sees)."""
-    from ..engine.compiler import specialised
-    from ..kernels import HOT_MODULES
+    from ..kernels import HOT_MODULES, kernels_for
 
     try:
         variant, options = rules_of(args)
         params = variant.params(options)
     except (TypeError, ValueError) as error:
         return fail("kernels", error)
-    files = specialised(params, HOT_MODULES).files  # written, not compiled
+    # written, not compiled; the rule set's own (the shared kernels have no derived files)
+    files = kernels_for(variant, params, HOT_MODULES, uses=(), shared=False).files
     for name in args.module or ["engine"]:
         path = files["engine" if name == "engine" else f"mancala_env.{name}"]
         print(f"# {variant.title}'s {name} kernels: {path}")

@@ -21,9 +21,8 @@ from numba.typed import List
 from tqdm import tqdm
 
 from ..engine import layout as L
-from ..engine.compiler import specialised
-from ..first_use import announce_compiling
 from ..inputs import check_memory
+from ..kernels import kernels_for
 from ..variants import RuleOptions, Variant
 from .files import level_path, read_level, write_level
 from .index import BINOMIAL, MAX_SEEDS, level_size, total_size
@@ -93,16 +92,11 @@ class BuildReport:
 
 
 def solver_kernels(variant: Variant, params: np.ndarray) -> SimpleNamespace:
-    """The moves kernel of `MOVES_MODULE` derived for the rule parameters `params`: it plays
-    with the rule set's own engine (`engine.compiler`), as its games do. Says so on stderr
-    when it has to compile."""
-    kernels = specialised(params, (MOVES_MODULE,))
-    announce_compiling(
-        f"the {variant.name} engine and its endgame solver",
-        [kernels.level_exits],
-        COMPILE_SECONDS,
+    """The moves kernel of `MOVES_MODULE` for the rule parameters `params`
+    (`mancala_env.kernels`): it plays with the rule set's own engine, as its games do."""
+    return kernels_for(
+        variant, params, (MOVES_MODULE,), uses=("level_exits",), seconds=COMPILE_SECONDS
     )
-    return kernels
 
 
 def _edges_of_level(
@@ -210,7 +204,7 @@ def build(
         found.append(seeds)
     todo = list(range(len(found), max_seeds + 1))
     params = solving_params(variant, options)
-    template = solving_template(params)
+    template = solving_template(variant, params)
     moves = solver_kernels(variant, params) if todo else None
     report = BuildReport(directory, found, [], {})
     bar = _progress_bar(sum(level_size(k, pits) for k in todo), progress, found)

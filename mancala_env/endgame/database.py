@@ -9,12 +9,15 @@ import numpy as np
 
 from ..engine import layout as L
 from ..game import Game
+from ..kernels import kernels_for
 from ..variants import RuleOptions, Variant
 from .build import rules_header
 from .files import DatabaseError, level_path, read_level
 from .index import BINOMIAL, rank
-from .probe import level_list, move_half_seeds
+from .probe import level_list
 from .rules import check_solvable, solving_params
+
+PROBE_MODULE = "mancala_env.endgame.probe"  # its kernels, derived for a database's rules
 
 
 class EndgameDatabase:
@@ -26,6 +29,7 @@ class EndgameDatabase:
         self, directory: str | os.PathLike, variant: Variant, options: RuleOptions
     ) -> None:
         check_solvable(variant, options)
+        self.variant = variant
         self.directory = Path(directory)
         self.rules = rules_header(variant, options)
         self.params = solving_params(variant, options)
@@ -74,10 +78,14 @@ class EndgameDatabase:
     def covers(self, game: Game) -> bool:
         """Whether `game`'s position is in the database: a game still on, in play, with at
         most `max_seeds` seeds on the board."""
+        return self.covers_state(game.state)
+
+    def covers_state(self, state: np.ndarray) -> bool:
+        """`covers` for a game state of the database's rule set."""
         return (
-            not game.over
-            and game.state[L.PHASE] == L.PHASE_PLAY
-            and int(game.pits.sum()) <= self.max_seeds
+            state[L.OVER] == 0
+            and state[L.PHASE] == L.PHASE_PLAY
+            and int(state[L.PITS : L.PITS + self.n_pits].sum()) <= self.max_seeds
         )
 
     def action_values(self, game: Game) -> dict[int, int]:
@@ -89,14 +97,21 @@ class EndgameDatabase:
                 f"the position is not in the database: a game in play with at most "
                 f"{self.max_seeds} seeds on the board is (it has {int(game.pits.sum())})"
             )
-        child, board = game.state.copy(), np.zeros(self.n_pits, np.int64)
+        return self.move_values(game.state)
+
+    def move_values(self, state: np.ndarray) -> dict[int, int]:
+        """`action_values` of a game state the database covers (not checked), played by the
+        probe derived for the database's rules (`rules.solving_params`)."""
+        probe = kernels_for(self.variant, self.params, (PROBE_MODULE,), uses=("move_half_seeds",))
+        child, board = state.copy(), np.zeros(self.n_pits, np.int64)
+        legal = np.flatnonzero(state[L.LEGAL : L.LEGAL + int(self.params[L.P_N_ACTIONS])])
         return {
-            action: int(
-                move_half_seeds(
-                    game.state, action, self.params, self.compiled_levels, BINOMIAL, child, board
+            int(action): int(
+                probe.move_half_seeds(
+                    state, action, self.params, self.compiled_levels, BINOMIAL, child, board
                 )
             )
-            for action in game.legal_actions()
+            for action in legal
         }
 
 

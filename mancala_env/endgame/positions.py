@@ -7,7 +7,6 @@ from collections.abc import Iterator
 import numpy as np
 
 from ..engine import layout as L
-from ..engine.turn import begin_turn
 from ..game import Game
 from ..variants import RuleOptions, Variant
 from ..variants.base import SOURCE_HOUSES
@@ -31,7 +30,7 @@ def position_game(variant: Variant, options: RuleOptions, pits: np.ndarray, to_m
     state[L.STORE] = off_board // 2
     state[L.STORE + 1] = off_board - off_board // 2
     state[L.TO_MOVE] = to_move
-    begin_turn(state, game.params)
+    game.kernels.begin_turn(state, game.params)
     return game
 
 

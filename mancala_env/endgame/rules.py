@@ -30,7 +30,7 @@ import numpy as np
 
 from ..engine import layout as L
 from ..engine.board import has_pieces, has_uur
-from ..engine.turn import new_game
+from ..kernels import kernels_for
 from ..observation import has_rounds
 from ..variants import RuleOptions, Variant
 
@@ -107,11 +107,11 @@ def solving_params(variant: Variant, options: RuleOptions) -> np.ndarray:
     return params
 
 
-def solving_template(params: np.ndarray) -> np.ndarray:
-    """A settled game state of the rules `params` with player_0 to move and empty stores, whose
-    pits a build overwrites."""
+def solving_template(variant: Variant, params: np.ndarray) -> np.ndarray:
+    """A settled game state of `variant` under the rules `params` with player_0 to move and
+    empty stores, whose pits a build overwrites."""
     state = np.zeros(L.STATE_SIZE, dtype=np.int32)
-    new_game(params, 0, state)
+    kernels_for(variant, params).new_game(params, 0, state)
     return state
 
 

@@ -282,12 +282,12 @@ def test_alphabeta_sees_a_capture_two_moves_ahead():
     pits = [0, 1, 3, 6, 1, 0] + [0, 4, 3, 0, 0, 0]
     game = position("oware", pits, [17, 13], to_move=0)
     agent = AlphaBetaAgent()
-    assert agent.search(game.state, game.params, 1)[0] == 4.0
-    assert agent.search(game.state, game.params, 3) == (8.0, 2)
+    assert agent.search(game, 1)[0] == 4.0
+    assert agent.search(game, 3) == (8.0, 2)
     for other in (1, 3, 4):
         child = game.copy()
         child.step(other)
-        assert -agent.search(child.state, child.params, 2)[0] <= 6.0
+        assert -agent.search(child, 2)[0] <= 6.0
 
 
 @pytest.mark.parametrize("name", ["oware", "ouri", "ayoayo", "tampoduo"])
@@ -323,9 +323,9 @@ def test_alphabeta_value_is_the_minimax_value_with_and_without_the_table(name, o
     without = AlphaBetaAgent(table=False, set_out_choices=0)
     for game in random_positions(name, options, 4, seed=3):
         expected = reference_value(game.state, game.params, depth)
-        assert with_table.search(game.state, game.params, depth)[0] == expected
-        assert without.search(game.state, game.params, depth)[0] == expected
-        assert with_table.search(game.state, game.params, depth)[0] == expected  # from the table
+        assert with_table.search(game, depth)[0] == expected
+        assert without.search(game, depth)[0] == expected
+        assert with_table.search(game, depth)[0] == expected  # from the table
 
 
 def test_alphabeta_table_holds_for_one_rule_set_only():
@@ -334,13 +334,13 @@ def test_alphabeta_table_holds_for_one_rule_set_only():
     agent = AlphaBetaAgent(depth=4)
     for game in random_positions("oware", {}, 3, seed=8):
         snapshot = game.snapshot()
-        agent.search(game.state, game.params, 4)
+        agent.search(game, 4)
         for name in ("kpo", "ouri"):
             other = Game.from_snapshot({**snapshot, "variant": name, "options": {}})
             if other.over:
                 continue
             expected = reference_value(other.state, other.params, 4)
-            assert agent.search(other.state, other.params, 4)[0] == expected
+            assert agent.search(other, 4)[0] == expected
 
 
 def test_alphabeta_reaches_its_depth_on_every_move_of_a_game():
@@ -372,9 +372,9 @@ def test_alphabeta_keeps_the_sign_through_a_grand_slam_extra_turn():
     agent = AlphaBetaAgent()
     for depth in (1, 2, 3, 4):
         expected = reference_value(game.state, game.params, depth)
-        assert agent.search(game.state, game.params, depth)[0] == expected
-    assert agent.search(game.state, game.params, 2) == (1.0, 5)
-    assert agent.search(child.state, child.params, 1)[0] == 1.0
+        assert agent.search(game, depth)[0] == expected
+    assert agent.search(game, 2) == (1.0, 5)
+    assert agent.search(child, 1)[0] == 1.0
 
 
 @njit
@@ -392,9 +392,7 @@ def test_alphabeta_takes_a_custom_evaluation(evaluate):
     custom = AlphaBetaAgent(evaluate=evaluate)
     built_in = AlphaBetaAgent()
     for game in random_positions("oware", {}, 3, seed=5):
-        assert custom.search(game.state, game.params, 3) == built_in.search(
-            game.state, game.params, 3
-        )
+        assert custom.search(game, 3) == built_in.search(game, 3)
 
 
 def test_alphabeta_custom_evaluation_changes_the_choice():

@@ -28,7 +28,7 @@ from mancala_env.endgame.rules import solving_params, solving_template
 from mancala_env.endgame.settle import GROUP, chase_start, settle_level
 from mancala_env.engine import layout as L
 from mancala_env.engine.turn import begin_turn, step
-from mancala_env.variants import get_variant
+from mancala_env.variants import Variant, get_variant
 
 OWARE = get_variant("oware")
 SEEDS = 7  # the database the tests share: every board of at most 7 seeds
@@ -67,10 +67,10 @@ class GameGraph:
     `u` half seeds (more than half the board) when they reach it in finitely many moves (by
     the counting, worklist attractor); play that never captures again gives each half."""
 
-    def __init__(self, params: np.ndarray) -> None:
+    def __init__(self, variant: Variant, params: np.ndarray) -> None:
         self.params = params
         self.pits = 2 * int(params[L.P_HOUSES])
-        self.template = solving_template(params)
+        self.template = solving_template(variant, params)
         self.moves: dict[tuple, list] = {}  # position -> [(captured, child or None, final)]
         self.values: dict[tuple, int] = {}
 
@@ -175,7 +175,7 @@ def test_database_equals_a_search_of_the_whole_game(variant: str, tmp_path) -> N
         (*random_board(int(rng.integers(1, max_seeds + 1)), rng), int(rng.integers(2)))
         for _ in range(1500)
     ]
-    graph = GameGraph(solving_params(rules, options))
+    graph = GameGraph(rules, solving_params(rules, options))
     graph.explore(roots)
     graph.solve()
     assert len(graph.values) > 3000  # the roots and every position reachable from them
@@ -193,7 +193,7 @@ def test_a_small_board_is_solved_whole(tmp_path, capsys) -> None:
     args = ["solve", "oware", "--option", "houses=3", "--option", "seeds=2"]
     assert main([*args, "--max-seeds", "12", "--out", str(tmp_path), "--no-progress"]) == 0
     database = EndgameDatabase(tmp_path, OWARE, options)
-    graph = GameGraph(solving_params(OWARE, options))
+    graph = GameGraph(OWARE, solving_params(OWARE, options))
     start = (2,) * 6 + (0,)
     graph.explore([start])
     graph.solve()
@@ -328,7 +328,7 @@ def test_settling_a_level_skips_only_boards_whose_children_did_not_change(houses
     params = solving_params(OWARE, options)
     moves = build_module.solver_kernels(OWARE, params)
     *edges, _ = build_module._edges_of_level(
-        seeds, values, offsets, params, solving_template(params), lambda boards: None, moves
+        seeds, values, offsets, params, solving_template(OWARE, params), lambda boards: None, moves
     )
     exits, edge_counts, _, targets = edges
     count = level_size(seeds, pits)
@@ -547,7 +547,7 @@ def test_alphabeta_root_value_is_the_databases_outcome(oware_db) -> None:
         else:
             assert abs(value) > WIN_ZONE and np.sign(value) == np.sign(margin)
             assert value == np.sign(margin) * TB_WIN + TB_SEED * margin
-        assert agent.search(game.state, game.params, 2)[0] == value
+        assert agent.search(game, 2)[0] == value
         results.add((int(np.sign(margin)), proven))
     assert {(1, True), (0, True), (-1, True), (1, False), (-1, False)} <= results
 
@@ -577,7 +577,7 @@ def test_alphabeta_probes_the_database_below_its_root(oware_db) -> None:
             else:
                 value = float(child.stores[mover] - child.stores[1 - mover])
             expected = max(expected, value)
-        assert agent.search(game.state, game.params, 1)[0] == expected
+        assert agent.search(game, 1)[0] == expected
     assert probed >= 15
 
 

@@ -35,9 +35,9 @@ def test_the_teacher_values_each_move_as_a_search_from_its_child():
     for action in (2, 4, 1):
         game.step(action)
     teacher = Teacher(game, depth=3, endgames=None)
-    values = teacher.move_values(game.state, game.params)
+    values = teacher.move_values(game)
     search = AlphaBetaAgent(depth=3)
-    root_value, best = search.search(game.state, game.params, 3)
+    root_value, best = search.search(game, 3)
     legal = game.legal_mask().astype(bool)
     assert np.all(np.isnan(values[~legal])) and not np.any(np.isnan(values[legal]))
     assert np.isclose(np.nanmax(values), root_value)  # the best move's value is the root's

@@ -23,8 +23,6 @@ from mancala_env.agents.alphabeta import WIN_ZONE, AlphaBetaAgent
 from mancala_env.agents.base import Agent
 from mancala_env.agents.loader import load_agent
 from mancala_env.agents.network import Network, parse_network
-from mancala_env.engine import layout as L
-from mancala_env.engine.turn import step
 from mancala_env.observation import observe
 
 from ..config import SELF
@@ -81,16 +79,16 @@ class Teacher:
         self.depth = depth
         self.cap = float(game.total_seeds) / 2
 
-    def move_values(self, state: np.ndarray, params: np.ndarray) -> np.ndarray:
-        """Each legal move's value in seeds for the player to move (NaN for illegal moves); a
-        proven win or loss counts half the game's seeds."""
-        mover = state[L.TO_MOVE]
-        values = np.full(int(params[L.P_N_ACTIONS]), np.nan)
-        for action in np.flatnonzero(state[L.LEGAL : L.LEGAL + len(values)]):
-            child = state.copy()
-            step(child, int(action), params)
-            value, _ = self.search.search(child, params, self.depth - 1)
-            values[action] = value if child[L.TO_MOVE] == mover else -value
+    def move_values(self, game: Game) -> np.ndarray:
+        """Each legal move's value in seeds for the player to move in `game` (NaN for illegal
+        moves); a proven win or loss counts half the game's seeds."""
+        mover = game.to_move
+        values = np.full(game.n_actions, np.nan)
+        for action in game.legal_actions():
+            child = game.copy()
+            child.step(action)
+            value, _ = self.search.search(child, self.depth - 1)
+            values[action] = value if child.to_move == mover else -value
         proven = np.abs(values) > WIN_ZONE
         values[proven] = np.sign(values[proven]) * self.cap
         return np.clip(values, -self.cap, self.cap)
@@ -165,7 +163,7 @@ def play_and_label(task: Task) -> tuple[Batch, int]:
         for match in matches:  # label every position before its move is played
             game = match.game
             if not game.over and len(game.legal_actions()) > 1:
-                policy, value = _targets(teacher.move_values(game.state, game.params), config)
+                policy, value = _targets(teacher.move_values(game), config)
                 observation = observe(game.state, game.to_move, game.params)
                 rows.append((observation, game.legal_mask().astype(bool), policy, value))
         _move_all(matches, network, opponents, config.explore, rng)

@@ -1,0 +1,180 @@
+"""The engine handle (`mancala_env.kernels.kernels_for`): every player of games runs the rule
+set's own kernels under any options; the shared kernels run only when asked for by name, and
+play the same games."""
+
+import ast
+import importlib
+import inspect
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mancala_env import Game
+from mancala_env.engine import layout as L
+from mancala_env.engine import turn
+from mancala_env.kernels import HOT_MODULES, SHARED_SWITCH, kernels_for
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = [
+    ("oware", {}),
+    ("oware", {"houses": 4}),
+    ("oware", {"grand_slam": "capture"}),
+    ("ayoayo", {}),
+    ("mangala", {}),
+]
+
+
+def _random_play(kernels, game: Game, seed: int) -> list[np.ndarray]:
+    """Every state of a game of random moves from `game`'s start, stepped by `kernels`."""
+    rng = np.random.default_rng(seed)
+    state = game.state.copy()
+    n_actions = game.n_actions
+    states = [state.copy()]
+    while state[L.OVER] == 0 and len(states) < 2000:
+        legal = np.flatnonzero(state[L.LEGAL : L.LEGAL + n_actions])
+        kernels.step(state, int(rng.choice(legal)), game.params)
+        states.append(state.copy())
+    return states
+
+
+@pytest.mark.parametrize(("variant", "options"), RULES)
+def test_the_shared_kernels_play_the_games_the_rule_sets_own_play(variant, options):
+    game = Game(variant, first_player="player_0", **options)
+    shared = kernels_for(game.variant, game.params, shared=True)
+    assert shared.step is turn.step and game.kernels.step is not turn.step
+    for seed in range(3):
+        own = _random_play(game.kernels, game, seed)
+        written = _random_play(shared, game, seed)
+        assert len(own) == len(written) > 1
+        for a, b in zip(own, written, strict=True):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_the_switch_in_the_environment_gives_the_shared_kernels(monkeypatch):
+    game = Game("oware")
+    monkeypatch.setenv(SHARED_SWITCH, "1")
+    switched = kernels_for(game.variant, game.params)
+    assert switched is kernels_for(game.variant, game.params, shared=True)
+    assert Game("oware").kernels.step is turn.step
+    monkeypatch.setenv(SHARED_SWITCH, "0")
+    assert kernels_for(game.variant, game.params) is game.kernels
+
+
+def test_a_bad_switch_value_is_refused_in_one_line(monkeypatch):
+    monkeypatch.setenv(SHARED_SWITCH, "yes")
+    with pytest.raises(ValueError, match=r"^MANCALA_ENV_SHARED_KERNELS must be 0 or 1, got 'yes'$"):
+        Game("oware")
+
+
+# The modules the players of games ask the handle to derive beside the engine.
+DERIVED = (
+    *HOT_MODULES,
+    "mancala_env.bench",
+    "mancala_env.endgame.kernels",
+    "mancala_env.endgame.probe",
+    "mancala_env.agents.alphabeta",
+    "mancala_env.agents.az_search",
+    "mancala_env.agents.mcts",
+)
+
+
+@pytest.mark.parametrize("module", DERIVED)
+def test_a_derived_module_names_no_constant_of_its_own_like_the_layouts(module):
+    """A derived module reads the layout's ``L.X`` as ``X``: a constant ``X`` of its own
+    would take its place."""
+    source = ast.parse(inspect.getsource(importlib.import_module(module)))
+    own = {
+        target.id
+        for node in source.body
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    layout = {name for name in vars(L) if name.isupper()}
+    assert not own & layout
+
+
+def test_a_structural_option_derives_kernels_of_its_own():
+    default, smaller = Game("oware"), Game("oware", houses=4)
+    assert smaller.kernels.files["engine"] != default.kernels.files["engine"]
+    assert Game("oware", stall_limit=50).kernels is default.kernels  # a number: read at run time
+
+
+# What each player of games does in a fresh process: none of them compiles the shared kernels.
+PLAYERS = {
+    "a game with a houses option": """
+game = Game("oware", houses=4)
+rng = np.random.default_rng(0)
+while not game.over:
+    game.step(int(rng.choice(game.legal_actions())))
+""",
+    "a game with a grand_slam option": """
+game = Game("oware", grand_slam="capture")
+rng = np.random.default_rng(0)
+while not game.over:
+    game.step(int(rng.choice(game.legal_actions())))
+""",
+    "alpha-beta": "play(load_agent('alphabeta:depth=3', 'oware', seed=0))",
+    "greedy": "play(load_agent('greedy', 'oware', seed=0))",
+    "mcts": "play(load_agent('mcts:simulations=50', 'oware', seed=0))",
+    "mcts with a prior": """
+from mancala_env.agents.mcts import MCTSAgent
+play(MCTSAgent(simulations=20, prior_value=lambda game: (np.ones(game.n_actions), 0.0)))
+""",
+    "the az search": "play(load_agent('az:oware,simulations=20', 'oware', seed=0))",
+    "az training's game player": """
+from mancala_env.agents.network import read_network
+from mancala_env.train.az.config import AZConfig
+from mancala_env.train.az.games import Task, play_and_label
+network, _ = read_network("oware")
+config = AZConfig(games=2, teacher_depth=2, opponents=["self", "alphabeta:depth=1"])
+batch, _ = play_and_label(Task("oware", {}, network.to_bytes(), config, 6, 0))
+assert len(batch) >= 6
+""",
+    "the endgame builder and alpha-beta with its database": """
+import tempfile
+from mancala_env.endgame.build import build
+from mancala_env.endgame.positions import position_game
+from mancala_env.agents.alphabeta import AlphaBetaAgent
+oware = get_variant("oware")
+folder = tempfile.mkdtemp()
+build(oware, oware.options(), 4, folder, progress=False)
+game = position_game(oware, oware.options(), np.array([1, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0]), 0)
+AlphaBetaAgent(depth=3, tb=folder).act(game)
+""",
+}
+PRELUDE = """
+import json
+import numpy as np
+from mancala_env import Game
+from mancala_env.agents import load_agent
+from mancala_env.engine import layout as L
+from mancala_env.engine import turn
+from mancala_env.variants import get_variant
+
+def play(agent, moves=12):
+    game = Game("oware")
+    while not game.over and game.move_number < moves:
+        game.step(agent.act(game))
+"""
+REPORT = """
+print(json.dumps([name for name in ("new_game", "step", "begin_turn")
+                  if getattr(turn, name).signatures]))
+"""
+
+
+@pytest.mark.compiles
+@pytest.mark.parametrize("player", sorted(PLAYERS))
+def test_no_player_of_games_compiles_the_shared_kernels(player):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONWARNINGS": "ignore"}
+    env.pop(SHARED_SWITCH, None)
+    code = PRELUDE + PLAYERS[player] + REPORT
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert json.loads(done.stdout.splitlines()[-1]) == [], done.stderr
