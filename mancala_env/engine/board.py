@@ -9,11 +9,13 @@ from .layout import (
     LAST_CAPTURER,
     OWNER,
     P_HOUSES,
+    P_LIFT_ACTIONS,
     P_PIECE_GAME,
     P_ROUNDS,
     P_SETTING_OUT,
     P_UUR,
     ROUNDS_FOURS_BUY_HOUSES,
+    ROUNDS_NONE,
     ROUNDS_REFILL_OWN_ROW,
     SETTING_OUT_CENTRAL_CHOSEN,
     STORE,
@@ -67,7 +69,21 @@ def board_seeds(state, params):
 
 
 # Which of the mechanics that only some rule sets have a rule set uses; a rule set's own kernels
-# fold each call to its answer and drop the code it rules out (`engine.specialise`).
+# fold each call to its answer and drop the code it rules out (`engine.specialise`). The
+# mechanics' declarations (`engine.mechanics`) name them for their snapshot fields and
+# observation numbers.
+@njit(cache=True, _nrt=False)
+def has_rounds(params):
+    """Whether houses can change hands or close: a match of rounds, or lifts beyond one row."""
+    return params[P_ROUNDS] != ROUNDS_NONE or params[P_LIFT_ACTIONS] > params[P_HOUSES]
+
+
+@njit(cache=True, _nrt=False)
+def changes_hands(params):
+    """Whether houses change hands between rounds (Ncho, J'erin)."""
+    return params[P_ROUNDS] == ROUNDS_FOURS_BUY_HOUSES
+
+
 @njit(cache=True, _nrt=False)
 def has_uur(params):
     """Whether pits can become pregnant (uur) and held for a player (Layli Goobalay)."""
