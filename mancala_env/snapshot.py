@@ -34,11 +34,12 @@ from .variants.mighty_men_snapshot import restore_pieces
 
 PHASE_CODES = {name: code for code, name in L.PHASE_NAMES.items()}
 END_REASON_CODES = {name: code for code, name in L.END_REASON_NAMES.items()}
+PIT_FIELDS: tuple[PitField, ...] = tuple(f for m in MECHANICS for f in m.snapshot_fields)
 COMMON_FIELDS = [
     *("variant", "options", "pits", "stores", "to_move", "move_number", "stall_plies"),
     *("special_used", "last_action", "last_pit", "last_capturer", "end_reason", "winner"),
-    *("owners", "closed", "uur", "turns", "round", "rounds_won", "round_starter"),
-    *("round_start_stores", "setup", "phase"),
+    *(field.key for field in PIT_FIELDS),  # owners, closed, uur, ...
+    *("turns", "round", "rounds_won", "round_starter", "round_start_stores", "setup", "phase"),
 ]
 PIECE_FIELDS = ("pieces", "move", "board_low")
 # Earlier names of fields, still read: an old snapshot restores as it was written.
@@ -191,9 +192,6 @@ def _history(snapshot: dict[str, Any], s: np.ndarray, rules: Rules) -> None:
     if rules.p(L.P_SPECIAL_MOVE) == L.SPECIAL_NONE:
         unused("special_used", used, [0, 0], rules.name, "it has no once-a-game move")
     s[L.SPECIAL_USED : L.SPECIAL_USED + 2] = used
-
-
-PIT_FIELDS: tuple[PitField, ...] = tuple(f for m in MECHANICS for f in m.snapshot_fields)
 
 
 def pit_fields_snapshot(state: np.ndarray, n_pits: int) -> dict[str, list[Any]]:
