@@ -6,6 +6,7 @@ read that as a constant.
 
 from .jit import njit
 from .layout import (
+    CLOSED,
     LAST_CAPTURER,
     OWNER,
     P_HOUSES,
@@ -19,6 +20,7 @@ from .layout import (
     ROUNDS_REFILL_OWN_ROW,
     SETTING_OUT_CENTRAL_CHOSEN,
     STORE,
+    UUR,
 )
 
 
@@ -39,6 +41,25 @@ def house_pit(player, house, params):
     """The pit of `player`'s house `house` (0-based, in sowing order from their house 1)."""
     houses = params[P_HOUSES]
     return (player * houses + house) % (2 * houses)
+
+
+# What the rules ask of a pit about the mechanics that mark pits (`engine.mechanics`).
+@njit(cache=True, _nrt=False, inline="always")
+def is_closed(state, pit):
+    """Whether `pit` is out of play (left unfilled between rounds, or poisoned)."""
+    return state[CLOSED + pit] != 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def is_pregnant(state, pit):
+    """Whether `pit` is a pregnant (uur) pit, its seeds held for a player (Layli Goobalay)."""
+    return state[UUR + pit] != 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def uur_holder(state, pit):
+    """The player a pregnant (uur) pit holds its seeds for, -1 for an ordinary pit."""
+    return state[UUR + pit] - 1
 
 
 @njit(cache=True, _nrt=False)
