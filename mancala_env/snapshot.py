@@ -75,10 +75,6 @@ class Rules:
         return 2 * self.houses
 
     @property
-    def default_owners(self) -> list[int]:
-        return [0] * self.houses + [1] * self.houses
-
-    @property
     def pieces(self) -> bool:
         return self.p(L.P_PIECE_GAME) == 1
 

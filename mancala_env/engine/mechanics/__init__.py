@@ -3,9 +3,9 @@ blocks, its snapshot fields and their checks, its observation numbers, and which
 the position hash reads. `MECHANICS` is their order in the state vector and in the observation;
 `engine.layout` lays the blocks out from it and `engine.position` hashes their slots.
 
-A new mechanic goes into its own module here and into `MECHANICS` (at the end: the offsets
-before it are a stored format, pinned by tests/engine/test_layout_pins.py); see
-docs/adding-a-mechanic.md.
+A new mechanic goes into its own module here and into `MECHANICS`, last before the kept lifts
+(which run on past the state's end in MCTS's relay simulations): the offsets before it are a
+stored format, pinned by tests/engine/test_layout_pins.py. See docs/adding-a-mechanic.md.
 """
 
 from .closed_pits import CLOSED_PITS
