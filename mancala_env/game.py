@@ -17,7 +17,7 @@ from .engine.starts import random_start_seeds
 from .engine.turn import ILLEGAL
 from .inputs import as_integer
 from .kernels import kernels_for
-from .snapshot import Rules, state_from_snapshot
+from .snapshot import Rules, pit_fields_snapshot, state_from_snapshot
 from .snapshot_fields import PLAY_COUNTER_MAX, SnapshotError
 from .variants import RuleOptions, Variant, get_variant
 from .variants.actions import find
@@ -176,9 +176,7 @@ class Game:
             "last_capturer": None if s[L.LAST_CAPTURER] < 0 else int(s[L.LAST_CAPTURER]),
             "end_reason": self.end_reason,
             "winner": self.winner(),
-            "owners": [int(x) for x in s[L.OWNER : L.OWNER + self.n_pits]],
-            "closed": [int(x) for x in s[L.CLOSED : L.CLOSED + self.n_pits]],
-            "uur": [int(x) - 1 if x else None for x in s[L.UUR : L.UUR + self.n_pits]],
+            **pit_fields_snapshot(s, self.n_pits),
             "turns": [int(x) for x in s[L.TURNS : L.TURNS + 2]],
             "round": int(s[L.ROUND]),
             "rounds_won": [int(x) for x in s[L.ROUNDS_WON : L.ROUNDS_WON + 2]],

@@ -24,23 +24,17 @@ the pieces lifted, the lifted pit (observer's order, 12 for none), the Shepherd'
 same), and the two counts he has chosen (0 none, else 1 + count).
 """
 
-from typing import NamedTuple
-
 import numpy as np
 
+from .engine import board
 from .engine import layout as L
-from .engine.board import has_pieces, has_setting_out, has_uur, house_pit
+from .engine.board import has_pieces, has_rounds, has_setting_out, has_uur, house_pit
 from .engine.jit import njit
+from .engine.mechanics import MECHANICS, Number
 from .engine.setting_out import central_pit
 
 MAX_OBSERVATION = 128  # more numbers than any rule set's observation has
 PLACE_CODES = 16  # where a special piece is, as the observation tells it
-
-
-@njit(cache=True, _nrt=False)
-def has_rounds(params):
-    """Whether houses can change hands or close: a match of rounds, or lifts beyond one row."""
-    return params[L.P_ROUNDS] != L.ROUNDS_NONE or params[L.P_LIFT_ACTIONS] > params[L.P_HOUSES]
 
 
 @njit(cache=True, _nrt=False)
@@ -167,15 +161,6 @@ def seen_pits(params: np.ndarray) -> list[str]:
     return [f"own_house_{k}" for k in houses] + [f"opponent_house_{k}" for k in houses]
 
 
-class Number(NamedTuple):
-    """One number of the observation: its name, what it means, and how many values it takes
-    as a category (0: it is a count); the common encoding gives a category one slot a value."""
-
-    name: str
-    meaning: str
-    categories: int = 0
-
-
 PIT_CATEGORIES = L.MAX_PITS + 1  # a pit in the observer's order, or none
 PIECE_FIELDS = (
     Number("kind", "0 none or a regular piece, else 1 Farmer .. 10 Spy (`layout.KIND_*`)",
@@ -190,29 +175,16 @@ PIECE_FIELDS = (
 
 def observation_spec(params: np.ndarray) -> list[Number]:
     """Each number of the observation under `params`, in order (the names of
-    `raw_env.observation_names`; `docs/observations.md` has the tables)."""
+    `raw_env.observation_names`; `docs/observations.md` has the tables): those the mechanics
+    declare (`engine.mechanics`), of each mechanic the rule set observes, then the special
+    pieces'."""
     pits = seen_pits(params)
-    spec = [Number(pit, "seeds in the pit") for pit in pits]
-    spec += [Number("own_store", "seeds captured by the observer"),
-             Number("opponent_store", "seeds captured by the opponent"),
-             Number("own_special_used",
-                    "1 once the observer has used the once-a-game special move"),
-             Number("opponent_special_used", "1 once the opponent has used it")]  # fmt: skip
-    if has_rounds(params):
-        spec += [Number(f"{pit}_owned", "1 if the observer owns the pit") for pit in pits]
-        spec += [Number(f"{pit}_closed", "1 if the pit is closed") for pit in pits]
-        spec += [Number("rounds_finished", "rounds of the match finished so far"),
-                 Number("own_rounds_won", "rounds the observer has won"),
-                 Number("opponent_rounds_won", "rounds the opponent has won")]  # fmt: skip
-    if has_uur(params):
-        meaning = "pregnant (uur) pit held for: 0 nobody, 1 the observer, 2 the opponent"
-        spec += [Number(f"{pit}_uur", meaning, 3) for pit in pits]
-    if has_setting_out(params):
-        spec += [Number("phase", "0 play, 1 setting out the central holes, 2 accepting or "
-                        "turning", 3),
-                 Number("own_sets_out", "1 if the observer sets out the seeds"),
-                 Number("central_holes_filled", "central holes filled so far"),
-                 Number("seeds_to_set_out", "seeds still to be set out")]  # fmt: skip
+    spec = []
+    for mechanic in MECHANICS:
+        if mechanic.observation and (
+            mechanic.observed is None or getattr(board, mechanic.observed)(params)
+        ):
+            spec += mechanic.observation(pits)
     if has_pieces(params):
         spec += [Number(f"piece_{i}_{field.name}", field.meaning, field.categories)
                  for i in range(L.MAX_PIECES) for field in PIECE_FIELDS]  # fmt: skip

@@ -16,7 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from .engine import board
 from .engine import layout as L
+from .engine.mechanics import MECHANICS, PitField
 from .engine.setting_out import central_pit
 from .snapshot_fields import (
     COUNTER_MAX,
@@ -32,11 +34,12 @@ from .variants.mighty_men_snapshot import restore_pieces
 
 PHASE_CODES = {name: code for code, name in L.PHASE_NAMES.items()}
 END_REASON_CODES = {name: code for code, name in L.END_REASON_NAMES.items()}
+PIT_FIELDS: tuple[PitField, ...] = tuple(f for m in MECHANICS for f in m.snapshot_fields)
 COMMON_FIELDS = [
     *("variant", "options", "pits", "stores", "to_move", "move_number", "stall_plies"),
     *("special_used", "last_action", "last_pit", "last_capturer", "end_reason", "winner"),
-    *("owners", "closed", "uur", "turns", "round", "rounds_won", "round_starter"),
-    *("round_start_stores", "setup", "phase"),
+    *(field.key for field in PIT_FIELDS),  # owners, closed, uur, ...
+    *("turns", "round", "rounds_won", "round_starter", "round_start_stores", "setup", "phase"),
 ]
 PIECE_FIELDS = ("pieces", "move", "board_low")
 # Earlier names of fields, still read: an old snapshot restores as it was written.
@@ -72,10 +75,6 @@ class Rules:
         return 2 * self.houses
 
     @property
-    def default_owners(self) -> list[int]:
-        return [0] * self.houses + [1] * self.houses
-
-    @property
     def pieces(self) -> bool:
         return self.p(L.P_PIECE_GAME) == 1
 
@@ -97,11 +96,6 @@ class Rules:
         if self.chosen_setting_out:
             return (L.PHASE_PLAY, L.PHASE_SET_OUT, L.PHASE_CHOOSE)
         return (L.PHASE_PLAY,)
-
-    def closes_pits(self) -> bool:
-        """Whether pits can be closed: between rounds (unfilled holes) or by a poisoning."""
-        refills = self.p(L.P_ROUNDS) in (L.ROUNDS_FOURS_BUY_HOUSES, L.ROUNDS_REFILL_OWN_ROW)
-        return refills or self.pieces
 
 
 def check_keys(snapshot: Any, rules: Rules) -> None:
@@ -162,7 +156,7 @@ def state_from_snapshot(snapshot: Any, rules: Rules) -> np.ndarray:
     s[L.TO_MOVE] = 0 if to_move is None else to_move
     _counters(snapshot, s)
     _history(snapshot, s, rules)
-    _ownership(snapshot, s, rules)
+    _pit_fields(snapshot, s, rules)
     _rounds(snapshot, s, rules, over=to_move is None)
     _setting_out(snapshot, s, rules)
     in_hand = 0
@@ -196,38 +190,50 @@ def _history(snapshot: dict[str, Any], s: np.ndarray, rules: Rules) -> None:
     s[L.SPECIAL_USED : L.SPECIAL_USED + 2] = used
 
 
-def _ownership(snapshot: dict[str, Any], s: np.ndarray, rules: Rules) -> None:
-    """Who owns each pit, the closed pits, the pregnant (uur) pits."""
-    n_pits, houses = rules.n_pits, rules.houses
-    owners = integer_list(snapshot, "owners", n_pits, 1, rules.default_owners)
-    if rules.p(L.P_ROUNDS) != L.ROUNDS_FOURS_BUY_HOUSES:
-        unused("owners", owners, rules.default_owners, rules.name, "its pits never change hands")
-    s[L.OWNER : L.OWNER + n_pits] = owners
-    s[L.OWNER + n_pits : L.OWNER + L.MAX_PITS] = L.NO_OWNER  # past the board's end
-    closed = integer_list(snapshot, "closed", n_pits, 1, [0] * n_pits)
-    if not rules.closes_pits():
-        unused("closed", closed, [0] * n_pits, rules.name, "its pits never close")
-    for pit in range(n_pits):
-        if closed[pit] and s[pit]:
-            raise SnapshotError(f"'closed': pit {pit} is closed but holds {s[pit]} seeds")
-    if not rules.pieces:  # every sowing needs an open pit on each row to land in
-        for row in range(2):
-            if all(closed[row * houses : (row + 1) * houses]):
-                raise SnapshotError(f"'closed': every pit of player_{row}'s row is closed")
-    s[L.CLOSED : L.CLOSED + n_pits] = closed
-    uur = snapshot.get("uur", [None] * n_pits)
-    if not isinstance(uur, list) or len(uur) != n_pits:
-        raise SnapshotError(f"'uur' must be a list of {n_pits} entries 0, 1 or null, got {uur!r}")
-    uur = [choose(u, "uur", (None, 0, 1)) for u in uur]
-    if rules.p(L.P_UUR) != 1:
-        unused("uur", uur, [None] * n_pits, rules.name, "it has no pregnant pits")
-    for pit in range(n_pits):
-        if uur[pit] != uur[n_pits - 1 - pit]:
+def pit_fields_snapshot(state: np.ndarray, n_pits: int) -> dict[str, list[Any]]:
+    """The snapshot's fields of one entry a pit (`owners`, `closed`, `uur`, ...), as the
+    mechanics declare them (`engine.mechanics`)."""
+    return {
+        field.key: [field.shown(int(x)) for x in state[_slots(field, n_pits)]]
+        for field in PIT_FIELDS
+    }
+
+
+def _slots(field: PitField, n_pits: int) -> slice:
+    offset = getattr(L, field.block)
+    return slice(offset, offset + n_pits)
+
+
+def _pit_field_values(snapshot: dict[str, Any], field: PitField, rules: Rules) -> list[Any]:
+    """The field's list in `snapshot` (a new game's when absent), each entry checked."""
+    n_pits = rules.n_pits
+    values = snapshot.get(field.key, field.default(rules.houses))
+    if None in field.codes:  # entries that may be null
+        entries = ", ".join(map(str, [c for c in field.codes if c is not None])) + " or null"
+        if not isinstance(values, list) or len(values) != n_pits:
             raise SnapshotError(
-                f"'uur': pregnant pits come in facing pairs held for one player; pit {pit} "
-                f"is {uur[pit]!r}, the pit facing it {uur[n_pits - 1 - pit]!r}"
+                f"'{field.key}' must be a list of {n_pits} entries {entries}, got {values!r}"
             )
-    s[L.UUR : L.UUR + n_pits] = [0 if u is None else u + 1 for u in uur]
+        return [choose(v, field.key, tuple(field.codes)) for v in values]
+    return integer_list(snapshot, field.key, n_pits, max(field.codes), field.default(rules.houses))
+
+
+def _pit_fields(snapshot: dict[str, Any], s: np.ndarray, rules: Rules) -> None:
+    """Who owns each pit, the closed pits, the pregnant (uur) pits: each field a mechanic
+    declares, in the rule set's range, at a new game's value where the rule set does not use
+    it, and through the mechanic's checks."""
+    seeds = [int(x) for x in s[L.PITS : L.PITS + rules.n_pits]]
+    for field in PIT_FIELDS:
+        values = _pit_field_values(snapshot, field, rules)
+        if not getattr(board, field.in_use)(rules.params):
+            unused(field.key, values, field.default(rules.houses), rules.name, field.unused_why)
+        for check in field.checks:
+            problem = check(values, seeds, rules)
+            if problem:
+                raise SnapshotError(problem)
+        offset = getattr(L, field.block)
+        s[offset : offset + rules.n_pits] = [field.stored(v) for v in values]
+        s[offset + rules.n_pits : offset + L.MAX_PITS] = field.beyond  # past the board's end
 
 
 def _rounds(snapshot: dict[str, Any], s: np.ndarray, rules: Rules, over: bool) -> None:

@@ -29,9 +29,8 @@ from typing import Any
 import numpy as np
 
 from ..engine import layout as L
-from ..engine.board import has_pieces, has_uur
+from ..engine.board import has_pieces, has_rounds, has_uur
 from ..kernels import kernels_for
-from ..observation import has_rounds
 from ..variants import RuleOptions, Variant
 
 FIRST_PLAYER = "first_player"  # no part of a board's value

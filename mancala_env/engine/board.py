@@ -6,17 +6,21 @@ read that as a constant.
 
 from .jit import njit
 from .layout import (
+    CLOSED,
     LAST_CAPTURER,
     OWNER,
     P_HOUSES,
+    P_LIFT_ACTIONS,
     P_PIECE_GAME,
     P_ROUNDS,
     P_SETTING_OUT,
     P_UUR,
     ROUNDS_FOURS_BUY_HOUSES,
+    ROUNDS_NONE,
     ROUNDS_REFILL_OWN_ROW,
     SETTING_OUT_CENTRAL_CHOSEN,
     STORE,
+    UUR,
 )
 
 
@@ -37,6 +41,25 @@ def house_pit(player, house, params):
     """The pit of `player`'s house `house` (0-based, in sowing order from their house 1)."""
     houses = params[P_HOUSES]
     return (player * houses + house) % (2 * houses)
+
+
+# What the rules ask of a pit about the mechanics that mark pits (`engine.mechanics`).
+@njit(cache=True, _nrt=False, inline="always")
+def is_closed(state, pit):
+    """Whether `pit` is out of play (left unfilled between rounds, or poisoned)."""
+    return state[CLOSED + pit] != 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def is_pregnant(state, pit):
+    """Whether `pit` is a pregnant (uur) pit, its seeds held for a player (Layli Goobalay)."""
+    return state[UUR + pit] != 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def uur_holder(state, pit):
+    """The player a pregnant (uur) pit holds its seeds for, -1 for an ordinary pit."""
+    return state[UUR + pit] - 1
 
 
 @njit(cache=True, _nrt=False)
@@ -67,7 +90,21 @@ def board_seeds(state, params):
 
 
 # Which of the mechanics that only some rule sets have a rule set uses; a rule set's own kernels
-# fold each call to its answer and drop the code it rules out (`engine.compiler`).
+# fold each call to its answer and drop the code it rules out (`engine.compiler`). The
+# mechanics' declarations (`engine.mechanics`) name them for their snapshot fields and
+# observation numbers.
+@njit(cache=True, _nrt=False)
+def has_rounds(params):
+    """Whether houses can change hands or close: a match of rounds, or lifts beyond one row."""
+    return params[P_ROUNDS] != ROUNDS_NONE or params[P_LIFT_ACTIONS] > params[P_HOUSES]
+
+
+@njit(cache=True, _nrt=False)
+def changes_hands(params):
+    """Whether houses change hands between rounds (Ncho, J'erin)."""
+    return params[P_ROUNDS] == ROUNDS_FOURS_BUY_HOUSES
+
+
 @njit(cache=True, _nrt=False)
 def has_uur(params):
     """Whether pits can become pregnant (uur) and held for a player (Layli Goobalay)."""

@@ -16,14 +16,22 @@ A capture that would leave the opponent's row empty (a grand slam) is played as 
 says.
 """
 
-from .board import board_seeds, facing_pit, pit_count, row_seeds, take
+from .board import (
+    board_seeds,
+    facing_pit,
+    has_uur,
+    is_closed,
+    is_pregnant,
+    pit_count,
+    row_seeds,
+    take,
+)
 from .jit import njit
 from .layout import (
     CAPTURE_CHAIN,
     CAPTURE_EVEN_PAIRS,
     CAPTURE_FOUR,
     CAPTURE_OPPOSITE,
-    CLOSED,
     FOUR_LAST_OWN_ONLY,
     FOUR_LAST_OWNER,
     OWNER,
@@ -36,7 +44,6 @@ from .layout import (
     P_FOUR_LAST,
     P_GRAND_SLAM,
     P_HOUSES,
-    P_UUR,
     SLAM_EXTRA_TURN,
     SLAM_NO_CAPTURE,
     STORE,
@@ -60,7 +67,7 @@ def _chain(state, last, mover, params):
     while (
         houses < params[P_CHAIN_MAX]
         and state[OWNER + pit] == opponent
-        and state[CLOSED + pit] == 0
+        and not is_closed(state, pit)
         and (counts >> state[pit]) & 1 == 1
     ):
         taken += state[pit]
@@ -96,9 +103,9 @@ def _opposite(state, last, mover, params):
     facing = facing_pit(last, params)
     if state[OWNER + last] != mover or state[last] != 1 or state[facing] == 0:
         return 0
-    if state[UUR + last] != 0 or state[UUR + facing] != 0:
+    if is_pregnant(state, last) or is_pregnant(state, facing):
         return 0  # a pregnant pit's seeds belong to its owner: they take part in no capture
-    if params[P_UUR] == 1 and state[facing] == 3:
+    if has_uur(params) and state[facing] == 3:
         _make_uur(state, last, facing, mover)
         return 0
     take(state, facing, mover)
@@ -134,7 +141,9 @@ def _four(state, last, mover, params):
 def _even(state, pit):
     """An open, non-pregnant pit holding an even number of seeds, at least two."""
     count = state[pit]
-    return count > 0 and count % 2 == 0 and state[CLOSED + pit] == 0 and state[UUR + pit] == 0
+    return (
+        count > 0 and count % 2 == 0 and not is_closed(state, pit) and not is_pregnant(state, pit)
+    )
 
 
 @njit(cache=True, _nrt=False)

@@ -14,58 +14,22 @@ unowned, and no rule reads them.
 
 from collections.abc import Sequence
 
-MAX_HOUSES = 6
-MAX_PITS = 2 * MAX_HOUSES
-NO_OWNER = -1  # OWNER of a pit past the board's end
+from .mechanics import state_offsets
+from .mechanics.ownership import NO_OWNER as NO_OWNER  # OWNER of a pit past the board's end
+from .sizes import MAX_ACTIONS as MAX_ACTIONS
+from .sizes import MAX_HOUSES as MAX_HOUSES
+from .sizes import MAX_PIECES as MAX_PIECES
+from .sizes import MAX_PITS as MAX_PITS
+from .sizes import MOVE_SLOTS as MOVE_SLOTS
 
 # ---- state vector -------------------------------------------------------------------------
-PITS = 0  # MAX_PITS seed counts
-STORE = MAX_PITS  # STORE + p: seeds captured by player p
-TO_MOVE = STORE + 2  # 0 or 1
-MOVE_NUMBER = TO_MOVE + 1  # plies (turns) played so far
-OVER = MOVE_NUMBER + 1  # 1 once the game has ended
-STALL_PLIES = OVER + 1  # plies towards stall_limit: since seeds last left the board (or a new low)
-SPECIAL_USED = STALL_PLIES + 1  # SPECIAL_USED + p: 1 once player p made the once-a-game move
-LAST_ACTION = SPECIAL_USED + 2  # the last action played, -1 before the first
-END_REASON = LAST_ACTION + 1  # one of the END_* codes below
-LAST_PIT = END_REASON + 1  # the pit the last move lifted, -1 before the first
-OWNER = LAST_PIT + 1  # OWNER + pit: the player who owns the pit
-CLOSED = OWNER + MAX_PITS  # CLOSED + pit: 1 when the pit is out of play
-MAX_ACTIONS = 96  # lifts, then the special moves (the largest action space of any rule set)
-LEGAL = CLOSED + MAX_PITS  # LEGAL + action: 1 when the player to move may play it (kept current)
-FEED_POSSIBLE = LEGAL + MAX_ACTIONS  # 1 when the player to move could feed a seedless opponent
-LAST_CAPTURER = FEED_POSSIBLE + 1  # the player who last took seeds off the board, -1 if none
-PHASE = LAST_CAPTURER + 1  # PHASE_*: play, or a setting-out step before it
-TURNS = PHASE + 1  # TURNS + p: moves player p has made this round
-ROUND = TURNS + 2  # rounds finished so far in a match
-ROUNDS_WON = ROUND + 1  # ROUNDS_WON + p: rounds player p has won
-ROUND_STARTER = ROUNDS_WON + 2  # the player who moved first this round
-ROUND_START_STORE = ROUND_STARTER + 1  # ROUND_START_STORE + p: player p's store as the round began
-ROUND_OVER = ROUND_START_STORE + 2  # 1 once the current round has ended
-UUR = ROUND_OVER + 1  # UUR + pit: 1 + the player owning a 'pregnant' (uur) pit, 0 for none
-SETTING_OUT = UUR + MAX_PITS  # SETTING_OUT + i: scratch for a variant's setting out (8 slots)
-WINNER = SETTING_OUT + 8  # once the game is over: the winning player, -1 for a draw
-BOARD_LOW = WINNER + 1  # the fewest seeds the board has held this game (P_STALL_NEW_LOW)
-# 10 Mighty Men's special pieces, one slot each (see `engine.pieces`).
-MAX_PIECES = 12
-PIECE_KIND = BOARD_LOW + 1  # PIECE_KIND + i: the piece's KIND_*, 0 once it is a regular piece
-PIECE_AT = PIECE_KIND + MAX_PIECES  # PIECE_AT + i: a pit, AT_STORE + p, AT_HAND, or AT_NOWHERE
-PIECE_SINCE = PIECE_AT + MAX_PIECES  # PIECE_SINCE + i: when the piece came to its pit (a stamp)
-PIECE_DROP = PIECE_SINCE + MAX_PIECES  # PIECE_DROP + i: its place in the sowing under way, or -1
-PIECE_SHIFT = PIECE_DROP + MAX_PIECES  # PIECE_SHIFT + i: pits a Hunter or Trickster moves on
-PIECE_FOUND = PIECE_SHIFT + MAX_PIECES  # PIECE_FOUND + i: pieces in the pit it was dropped into
-PIECE_ACTS = PIECE_FOUND + MAX_PIECES  # PIECE_ACTS + i: the KIND_* whose power it has to resolve
-PIECE_AS = PIECE_ACTS + MAX_PIECES  # PIECE_AS + i: the kind a Chieftain is this play, 0: his own
-PIECE_FLOCK_FROM = PIECE_AS + MAX_PIECES  # PIECE_FLOCK_FROM + i: the pit the Shepherd took it from
-MOVE = PIECE_FLOCK_FROM + MAX_PIECES  # MOVE + MOVE_*: a move of pieces under way (`engine.pieces`)
-MOVE_SLOTS = 12
-# The states of MCTS's simulations of a relay rule set only (`kept_layout`): the result of each
-# lift, tried when the turn began, kept for `turn.step` (`turn.legal_actions`): KEPT is 1 while
-# they are the current turn's, then a record a lift: its `make_move` flags and the KEPT slots of
-# the state after it.
-KEPT = MOVE + MOVE_SLOTS
-KEPT_SLOTS = 0  # none in the states of games, batches and every other loop
-STATE_SIZE = KEPT + KEPT_SLOTS
+# Each block's offset (PITS, STORE, TO_MOVE, ..., OWNER, CLOSED, LEGAL, ..., UUR, SETTING_OUT,
+# ..., PIECE_KIND, ..., MOVE, KEPT) and STATE_SIZE, laid out from the mechanics' declarations
+# (`engine.mechanics`, where each block says what it holds). They are module-level ints, as the
+# kernels import them and `engine.compiler` folds them.
+_STATE_OFFSETS = state_offsets()
+globals().update(_STATE_OFFSETS)
+KEPT_SLOTS = 0  # the kept lifts' room: none in the states of games, batches and other loops
 
 
 # Why a game ended (state[END_REASON]).
@@ -207,8 +171,9 @@ def kept_layout(params: Sequence[int], keep: bool) -> dict[str, int]:
     "STATE_SIZE": ...}; nothing for other rule sets or without `keep`."""
     if not keep or int(params[P_CONTINUE]) == CONTINUE_NEVER:
         return {}
-    slots = 1 + int(params[P_LIFT_ACTIONS]) * (1 + KEPT)
-    return {"KEPT_SLOTS": slots, "STATE_SIZE": KEPT + slots}
+    kept = _STATE_OFFSETS["KEPT"]
+    slots = 1 + int(params[P_LIFT_ACTIONS]) * (1 + kept)
+    return {"KEPT_SLOTS": slots, "STATE_SIZE": kept + slots}
 
 
 CONTINUE_NEVER = 0  # single lap: the turn ends with the last seed

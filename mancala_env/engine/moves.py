@@ -13,11 +13,10 @@ Action numbers, seen from the mover's side:
   `pieces`).
 """
 
-from .board import has_setting_out, house_pit
+from .board import has_setting_out, house_pit, is_closed, is_pregnant
 from .capture import capture
 from .jit import njit
 from .layout import (
-    CLOSED,
     CONTINUE_OCCUPIED,
     FIRST_TURN_RIGHTMOST,
     OPENING_NONE,
@@ -40,7 +39,6 @@ from .layout import (
     SPECIAL_TRANSFER_EITHER,
     SPECIAL_USED,
     TURNS,
-    UUR,
 )
 from .pieces import make_piece_move, piece_candidates
 from .setting_out import set_out, setting_out_candidates
@@ -50,7 +48,7 @@ from .sowing import ENDLESS, sow, sow_hand, sow_relay
 @njit(cache=True, _nrt=False)
 def _own_pit(state, pit, mover):
     """A pit the mover may lift from: theirs, open, and not a pregnant (uur) pit."""
-    return state[OWNER + pit] == mover and state[CLOSED + pit] == 0 and state[UUR + pit] == 0
+    return state[OWNER + pit] == mover and not is_closed(state, pit) and not is_pregnant(state, pit)
 
 
 @njit(cache=True, _nrt=False)

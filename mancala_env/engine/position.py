@@ -1,30 +1,34 @@
 """What makes up a position: the slots of the state that decide the rest of the game, and a
 64-bit hash of them for the search agents' transposition tables.
 
-Left out are the records of what happened (MOVE_NUMBER, LAST_ACTION, LAST_PIT, END_REASON) and
-what is worked out from the rest (LEGAL, FEED_POSSIBLE). TURNS counts only as "has moved this
-round" (the rules ask whether it is zero). A slot added to the state that affects play belongs
-here too.
+The slots are those of the blocks each mechanic declares `hashed` (`engine.mechanics`): left
+out are the records of what happened (MOVE_NUMBER, LAST_ACTION, LAST_PIT, END_REASON) and what
+is worked out from the rest (LEGAL, FEED_POSSIBLE). TURNS counts only as "has moved this round"
+(the rules ask whether it is zero), which `position_key` hashes on its own.
 """
 
 import numpy as np
 
 from . import layout as L
 from .jit import njit
+from .mechanics import MECHANICS
 
-POSITION_SLOTS = np.array(
-    list(range(L.PITS, L.STORE + 2))
-    + [L.TO_MOVE, L.OVER, L.STALL_PLIES, L.SPECIAL_USED, L.SPECIAL_USED + 1, L.LAST_CAPTURER]
-    + list(range(L.OWNER, L.OWNER + L.MAX_PITS))
-    + list(range(L.CLOSED, L.CLOSED + L.MAX_PITS))
-    + [L.PHASE, L.ROUND, L.ROUNDS_WON, L.ROUNDS_WON + 1, L.ROUND_STARTER]
-    + [L.ROUND_START_STORE, L.ROUND_START_STORE + 1, L.ROUND_OVER]
-    + list(range(L.UUR, L.UUR + L.MAX_PITS))
-    + list(range(L.SETTING_OUT, L.SETTING_OUT + 8))
-    + [L.WINNER]
-    + list(range(L.BOARD_LOW, L.STATE_SIZE)),  # special pieces and a move of them under way
-    dtype=np.int64,
-)
+# The hash reads LAST_CAPTURER straight after the special move's flags, where it has always
+# read it: the slots' order decides which positions share a transposition table's entry, and
+# so the moves a search tries first and the games it plays.
+_READ_EARLY = ("LAST_CAPTURER",)
+
+
+def _hashed_slots() -> list[int]:
+    blocks = [b for m in MECHANICS for b in m.blocks if b.hashed]
+    early = [b for b in blocks if b.name in _READ_EARLY]
+    later = [b for b in blocks if b.name not in _READ_EARLY]
+    after = next(i for i, b in enumerate(later) if b.name == "SPECIAL_USED") + 1
+    ordered = later[:after] + early + later[after:]
+    return [getattr(L, b.name) + i for b in ordered for i in range(b.size)]
+
+
+POSITION_SLOTS = np.array(_hashed_slots(), dtype=np.int64)
 
 
 @njit(cache=True, _nrt=False)

@@ -17,12 +17,11 @@ endless. The bound is chosen far above the longest relay that ends (`docs/relays
 by `benchmarks/relay_lengths.py`); without it (0), the repeat alone decides.
 """
 
-from .board import board_seeds, closes_pits, take
+from .board import board_seeds, closes_pits, is_closed, is_pregnant, take
 from .capture import even_pair, even_pairs, in_final_pot
 from .jit import njit
 from .layout import (
     CAPTURE_EVEN_PAIRS,
-    CLOSED,
     CONTINUE_EVEN,
     CONTINUE_NEVER,
     CONTINUE_OCCUPIED,
@@ -46,7 +45,6 @@ from .layout import (
     SKIP_LAP_ORIGIN,
     SKIP_MOVE_ORIGIN,
     STORE,
-    UUR,
     UUR_RELAY_END,
 )
 from .scratch import stack_array
@@ -76,7 +74,7 @@ def next_position(state, pos, mover, params):
                 pos = 0
             elif pos < 0:
                 pos = 2 * houses - 1
-        if pos >= STORE or not closes_pits(params) or state[CLOSED + pos] == 0:
+        if pos >= STORE or not closes_pits(params) or not is_closed(state, pos):
             return pos
 
 
@@ -85,7 +83,7 @@ def _take_four_on_the_way(state, pit, mover, hand, params):
     """A pit just made four by a seed that is not the last (`hand` seeds are still to sow):
     its owner takes it (Obridjie, Ncho), or the mover does when it is one of their own pits
     (J'erin). Returns the player who took it, or -1."""
-    if state[pit] != 4 or state[UUR + pit] != 0 or in_final_pot(state, hand, params):
+    if state[pit] != 4 or is_pregnant(state, pit) or in_final_pot(state, hand, params):
         return -1
     owner = state[OWNER + pit]
     if params[P_FOUR_ON_THE_WAY] == FOUR_ON_THE_WAY_OWNER or owner == mover:
@@ -169,7 +167,7 @@ def relay_goes_on(state, last, mover, params, rule):
         if params[P_CAPTURE] == CAPTURE_EVEN_PAIRS:
             even_pairs(state, mover, params)  # the other even pairs, before the next lap
     # a pregnant pit keeps its seeds for its owner, or is lifted like any other
-    return state[UUR + last] == 0 or params[P_UUR_RELAY] != UUR_RELAY_END
+    return not is_pregnant(state, last) or params[P_UUR_RELAY] != UUR_RELAY_END
 
 
 @njit(cache=True, _nrt=False)

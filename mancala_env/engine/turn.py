@@ -9,7 +9,16 @@ What each action number means is the rule set's list of action blocks
 them by the same offsets.
 """
 
-from .board import board_seeds, has_pieces, has_uur, house_pit, pit_count, row_seeds
+from .board import (
+    board_seeds,
+    has_pieces,
+    has_uur,
+    house_pit,
+    is_pregnant,
+    pit_count,
+    row_seeds,
+    uur_holder,
+)
 from .capture import CAPTURED, EXTRA_TURN
 from .jit import njit
 from .layout import (
@@ -172,7 +181,7 @@ def free_row_seeds(state, player, params):
     """Seeds `player` could still move: those in their pits that are not pregnant (uur)."""
     total = 0
     for pit in range(pit_count(params)):
-        if state[OWNER + pit] == player and state[UUR + pit] == 0:
+        if state[OWNER + pit] == player and not is_pregnant(state, pit):
             total += state[pit]
     return total
 
@@ -183,8 +192,8 @@ def _before_handing_out(state, player, params):
     and the special pieces follow the seeds of their pit to `player` (-1: the pit's owner).
     Only rule sets with those mechanics get here (a rule set's own kernels drop the call)."""
     for pit in range(pit_count(params)):
-        if state[UUR + pit] != 0:
-            state[STORE + state[UUR + pit] - 1] += state[pit]
+        if is_pregnant(state, pit):
+            state[STORE + uur_holder(state, pit)] += state[pit]
             state[pit] = 0
             state[UUR + pit] = 0
     if has_pieces(params):
