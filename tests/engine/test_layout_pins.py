@@ -134,7 +134,8 @@ PARAMETER_OFFSETS = {
     "P_HOUSES": 73,
     "P_RELAY_LIMIT": 74,
     "P_LAST_FOUR_TO_TAKER": 75,
-    "P_USED": 76,
+    "P_SETTING_OUT_LEAST": 76,
+    "P_USED": 77,
     "PARAMS_SIZE": 80,
 }
 
