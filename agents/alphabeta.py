@@ -163,24 +163,24 @@ def _database_value(state, half_seeds, params):
 @njit(cache=True)
 def _covered(state, endgames):
     """Whether the endgame database `endgames` holds the position `state` (one still on)."""
-    max_seeds, params = endgames[1], endgames[2]  # -1: no database
+    max_seeds, database_rules = endgames[1], endgames[2]  # -1: no database
     return (
         max_seeds >= 0
         and state[L.PHASE] == L.PHASE_PLAY
-        and board_seeds(state, params) <= max_seeds
+        and board_seeds(state, database_rules) <= max_seeds
     )
 
 
 @njit(cache=True)
-def _negamax(state, depth, ply, alpha, beta, rules, table, plies, control):
+def _negamax(state, depth, ply, alpha, beta, params, rules, table, plies, control):
     """The value of `state` for its player to move, searched `depth` plies (fail-soft).
 
-    The rest travels in tuples: `rules` (params, evaluation kind, set-out choices, the endgame
-    database: its levels, largest seed count, rules and a scratch board; -1 seeds: none),
-    `table` (the transposition table's keys, values, depths, flags and moves; empty: no
-    table), `plies` (each ply's children, their order keys, actions and indices) and `control`
+    `params` are the rule parameters; the rest travels in tuples: `rules` (the evaluation kind,
+    the set-out choices, the endgame database: its levels, largest seed count, rules and a
+    scratch board; -1 seeds: none), `table` (the transposition table's keys, values, depths,
+    flags and moves; empty: no table), `plies` (each ply's children, their order keys, actions and indices) and `control`
     (the statistics and controls `stats`, the root's tie-breaking noise)."""
-    params, kind, set_out_choices, endgames = rules
+    kind, set_out_choices, endgames = rules
     tt_keys, tt_values, tt_depths, tt_flags, tt_moves = table
     children, keys, actions, index = plies
     stats, noise = control
@@ -268,7 +268,9 @@ def _negamax(state, depth, ply, alpha, beta, rules, table, plies, control):
         # An extra turn (or the opponent passes) keeps the mover's view; else the view flips.
         sign = 1.0 if child[L.TO_MOVE] == mover else -1.0
         low, high = (_widen(alpha), _widen(beta)) if sign > 0 else (-_widen(beta), -_widen(alpha))
-        value = sign * _negamax(child, depth - 1, ply + 1, low, high, rules, table, plies, control)
+        value = sign * _negamax(
+            child, depth - 1, ply + 1, low, high, params, rules, table, plies, control
+        )
         if stats[ABORTED] == 1:
             return 0.0
         value = _decay(value)
@@ -482,10 +484,12 @@ class AlphaBetaAgent(SearchAgent):
     def _tree_search(self, game, state, depth, stats, noise, endgames) -> float:
         """`_negamax` of `game`'s rules on `state`, with the endgame database `endgames`."""
         table, buffers = self._arrays(game.params)
-        rules = (game.params, self._kind, self.set_out_choices, endgames)
+        rules = (self._kind, self.set_out_choices, endgames)
         search = self._search_for(game)
         return float(
-            search(state, depth, 0, -np.inf, np.inf, rules, table, buffers, (stats, noise))
+            search(
+                state, depth, 0, -np.inf, np.inf, game.params, rules, table, buffers, (stats, noise)
+            )
         )
 
     def _database_move(self, game, database, state, stats, noise) -> float:
