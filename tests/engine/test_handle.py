@@ -2,9 +2,6 @@
 set's own kernels under any options; the shared kernels run only when asked for by name, and
 play the same games."""
 
-import ast
-import importlib
-import inspect
 import json
 import os
 import subprocess
@@ -17,7 +14,9 @@ import pytest
 from mancala_env import Game
 from mancala_env.engine import layout as L
 from mancala_env.engine import turn
+from mancala_env.engine.compiler import specialised
 from mancala_env.kernels import HOT_MODULES, SHARED_SWITCH, kernels_for
+from mancala_env.variants import VARIANTS
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = [
@@ -84,19 +83,14 @@ DERIVED = (
 
 
 @pytest.mark.parametrize("module", DERIVED)
-def test_a_derived_module_names_no_constant_of_its_own_like_the_layouts(module):
-    """A derived module reads the layout's ``L.X`` as ``X``: a constant ``X`` of its own
-    would take its place."""
-    source = ast.parse(inspect.getsource(importlib.import_module(module)))
-    own = {
-        target.id
-        for node in source.body
-        if isinstance(node, ast.Assign)
-        for target in node.targets
-        if isinstance(target, ast.Name)
-    }
-    layout = {name for name in vars(L) if name.isupper()}
-    assert not own & layout
+def test_every_derived_module_keeps_the_compilers_conventions_in_every_rule_set(module):
+    """Each module derives (written, not compiled) for every rule set, the engine's kept lifts
+    too: the compiler checks each of its conventions as it derives (`engine.compiler`), among
+    them that no constant of the module's own takes the place of the layout's ``L.X``."""
+    for variant in VARIANTS.values():
+        params = variant.params(variant.options())
+        for keep in (False, True):
+            assert specialised(params, (module,), keep).files[module]
 
 
 def test_a_structural_option_derives_kernels_of_its_own():
