@@ -303,12 +303,38 @@ def relay_lengths() -> str:
     return _provenance(path, record, writer) + "\n" + benchmark.report(record) + "\n"
 
 
+def compile_times() -> str:
+    """Each rule set's compile from empty caches, and its load from warm ones."""
+    path = RESULTS / "compile_times.json"
+    record = json.loads(path.read_text())
+    lines = [
+        _provenance(path, record, "`benchmarks/compile_times.py`"),
+        "Seconds of CPU (wall in brackets), each in a fresh process.\n",
+        "| rule set | engine, cold | batch kernels, cold | engine, warm | batch kernels, warm |",
+        "|---|---|---|---|---|",
+    ]
+
+    def cell(phase: dict[str, float]) -> str:
+        return f"{phase['cpu']:.1f} ({phase['wall']:.1f})"
+
+    for name, row in record["rule_sets"].items():
+        cold, warm = row["cold"], row["warm"]
+        lines.append(
+            f"| {name} | {cell(cold['engine'])} | {cell(cold['batch'])} "
+            f"| {cell(warm['engine'])} | {cell(warm['batch'])} |"
+        )
+    shared = record["shared"]["engine"]
+    lines.append(f"\nThe shared kernels (every mechanic), cold: {cell(shared)}.")
+    return "\n".join(lines) + "\n"
+
+
 def pages() -> dict[str, str]:
     """The generated Markdown files, by name."""
     return {
         "atlas.md": atlas(),
         "strength.md": strength(),
         "az_training.md": az_training(),
+        "compile_times.md": compile_times(),
         "endgame_build.md": endgame_build(),
         "endgame_accuracy.md": endgame_accuracy(),
         "endgame_build_ayoayo.md": endgame_build_ayoayo(),
