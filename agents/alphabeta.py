@@ -178,8 +178,9 @@ def _negamax(state, depth, ply, alpha, beta, params, rules, table, plies, contro
     `params` are the rule parameters; the rest travels in tuples: `rules` (the evaluation kind,
     the set-out choices, the endgame database: its levels, largest seed count, rules and a
     scratch board; -1 seeds: none), `table` (the transposition table's keys, values, depths,
-    flags and moves; empty: no table), `plies` (each ply's children, their order keys, actions and indices) and `control`
-    (the statistics and controls `stats`, the root's tie-breaking noise)."""
+    flags and moves; empty: no table), `plies` (each ply's children, their order keys, actions
+    and indices) and `control` (the statistics and controls `stats`, the root's tie-breaking
+    noise)."""
     kind, set_out_choices, endgames = rules
     tt_keys, tt_values, tt_depths, tt_flags, tt_moves = table
     children, keys, actions, index = plies
