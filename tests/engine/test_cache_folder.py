@@ -17,10 +17,8 @@ PLANT = "import pathlib\npathlib.Path({marker!r}).write_text('ran')\n"
 
 
 @pytest.fixture
-def fresh(monkeypatch):
+def fresh(monkeypatch, derive_afresh):
     """Derive afresh in this process: nothing found loaded, no private folder made yet."""
-    monkeypatch.setattr(assemble, "_loaded", {})
-    monkeypatch.setattr(cache, "_modules", {})
     monkeypatch.setattr(cache_folder, "_private", [])
     monkeypatch.setattr(cache_folder, "_told", set())
 
@@ -44,7 +42,7 @@ def derived_name(tmp_path_factory, monkeypatch, fresh) -> str:
     """The file name of the Oware engine's derived module, derived in a safe folder."""
     monkeypatch.setenv("MANCALA_ENV_CACHE", str(tmp_path_factory.mktemp("safe")))
     name = derived_file(specialised(Game("oware").params)).name
-    monkeypatch.setattr(assemble, "_loaded", {})
+    monkeypatch.setattr(assemble, "_loaded", {})  # the test derives it again, in its folder
     monkeypatch.setattr(cache, "_modules", {})
     return name
 

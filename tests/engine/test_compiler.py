@@ -20,7 +20,7 @@ from mancala_env import Game
 from mancala_env.agents import mcts
 from mancala_env.engine import layout as L
 from mancala_env.engine import turn
-from mancala_env.engine.compiler import ENGINE, ConventionError, assemble, cache, specialised
+from mancala_env.engine.compiler import ENGINE, ConventionError, specialised
 from mancala_env.engine.compiler.cache import derived_name
 from mancala_env.engine.compiler.derive import derive
 from mancala_env.kernels import HOT_MODULES
@@ -119,10 +119,8 @@ def test_the_name_changes_with_every_input_and_equal_rules_share_it():
     assert derived_name(oware, ENGINE, changed) != name
 
 
-def test_derived_kernels_are_written_once_and_play_the_rules(tmp_path, monkeypatch):
+def test_derived_kernels_are_written_once_and_play_the_rules(tmp_path, monkeypatch, derive_afresh):
     monkeypatch.setenv("MANCALA_ENV_CACHE", str(tmp_path))
-    monkeypatch.setattr(assemble, "_loaded", {})  # derive them here, not from this process
-    monkeypatch.setattr(cache, "_modules", {})
     ncho = get_variant("ncho")
     params = ncho.params(ncho.options(stall_limit=77))
     kernels = specialised(params)
@@ -228,13 +226,11 @@ def test_new_numbers_compile_nothing_once_the_rule_set_has_compiled():
 
 
 def test_a_cache_folder_that_cannot_be_written_falls_back_to_the_temporary_one(
-    tmp_path, monkeypatch
+    tmp_path, monkeypatch, derive_afresh
 ):
     blocked = tmp_path / "a file"
     blocked.write_text("")
     monkeypatch.setenv("MANCALA_ENV_CACHE", str(blocked))
-    monkeypatch.setattr(assemble, "_loaded", {})  # derived afresh, not found in this process
-    monkeypatch.setattr(cache, "_modules", {})
     kernels = specialised(Game("oware").params)
     fallback = Path(tempfile.gettempdir()) / f"mancala_env-cache-{os.getuid()}"
     assert derived_file(kernels).parent.parent == fallback
