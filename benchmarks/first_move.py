@@ -22,11 +22,12 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from limits import machine  # this folder's benchmarks describe the machine alike
 
 RESULTS = Path(__file__).with_name("results") / "first_move.json"
 SPECS = ("alphabeta:depth=4", "greedy", "az:oware", "az:oware,simulations=100")
@@ -45,15 +46,6 @@ print(json.dumps({"seconds": round(seconds, 2), "cpu_seconds": round(cpu_seconds
                   "action": action,
                   "shared_kernels_compiled": bool(turn.step.signatures)}))
 """
-
-
-def _machine() -> str:
-    model = platform.processor() or platform.machine()
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.exists():
-        names = [line for line in cpuinfo.read_text().splitlines() if line.startswith("model name")]
-        model = names[0].split(":", 1)[1].strip() if names else model
-    return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
 
 
 def first_move(spec: str, variant: str, nice: int, caches: Path) -> dict:
@@ -87,7 +79,7 @@ def main() -> None:
     rows = {**results.get(args.label, {}).get("rows", {}), **rows}
     results[args.label] = {
         "date": datetime.date.today().isoformat(),
-        "machine": _machine(),
+        "machine": machine(),
         "load_average_before_and_after": [round(load_before[0], 1), round(os.getloadavg()[0], 1)],
         "command": f"python benchmarks/first_move.py --label {args.label} --variant "
         f"{args.variant} --nice {args.nice} SPEC ...",  # the rows' specs

@@ -29,7 +29,8 @@ RESULTS = Path(__file__).with_name("results") / "limits.json"
 TARGETS = {"oware": 0.55, "ayoayo": 0.5}
 
 
-def _machine() -> str:
+def machine() -> str:
+    """The processor's model, its cores and the system, as the results files record them."""
     model = platform.processor() or platform.machine()
     cpuinfo = Path("/proc/cpuinfo")
     if cpuinfo.exists():
@@ -86,7 +87,7 @@ def main() -> None:
             }
     result = {
         "date": datetime.date.today().isoformat(),
-        "machine": _machine(),
+        "machine": machine(),
         "load_average_before_and_after": [round(load_before[0], 1), round(os.getloadavg()[0], 1)],
         "command": f"nice -n {args.nice} mancala " + " ".join(bench),
         "rounds": args.rounds,
