@@ -460,3 +460,8 @@ def test_the_forced_opening_turns_of_every_setting_out_end():
                         state[L.TURNS + mover] = 1
                     cases += 1
     assert cases == 2 * 62196 and without_first_turn == 146
+
+
+def test_option_central_holes_refuses_a_reading_it_does_not_know():
+    with pytest.raises(ValueError, match="choose one of 'any_count', 'at_least_one'"):
+        Game("mangala", central_holes="some")
