@@ -2,8 +2,7 @@
 
     python benchmarks/metrics.py [--random-games 200] [--strong-games 40]
                                  [--agent alphabeta:depth=4] [--seed 0]
-    python benchmarks/metrics.py --report     # the Markdown table of docs/metrics.md
-    python benchmarks/metrics.py --write-docs # docs/metrics.md's table, from the results
+    python benchmarks/metrics.py --report     # the Markdown table docs/metrics.md renders
 
 Each rule set under its sources' readings plays `--random-games` games of random play and
 `--strong-games` games of the `--agent` in both seats, after four random opening plies; the
@@ -35,8 +34,6 @@ from mancala_env.outputs import write_atomically
 from mancala_env.variants import VARIANTS
 
 RESULTS = Path(__file__).parent / "results" / "metrics.json"
-DOCS = Path(__file__).parents[1] / "docs" / "metrics.md"
-MARKER = "<!-- the table below: python benchmarks/metrics.py --write-docs -->"
 
 
 def settings(args: argparse.Namespace) -> dict[str, Any]:
@@ -84,17 +81,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument("--report", action="store_true", help="print the table of --out")
-    parser.add_argument(
-        "--write-docs", action="store_true", help="write the table of --out into docs/metrics.md"
-    )
     args = parser.parse_args()
-    if args.report or args.write_docs:
-        report = markdown_report(json.loads(args.out.read_text()))
-        if args.report:
-            print(report)
-        if args.write_docs:
-            text = DOCS.read_text()
-            DOCS.write_text(text[: text.index(MARKER) + len(MARKER)] + "\n\n" + report + "\n")
+    if args.report:
+        print(markdown_report(json.loads(args.out.read_text())))
     else:
         run(args)
 

@@ -328,6 +328,35 @@ def compile_times() -> str:
     return "\n".join(lines) + "\n"
 
 
+def metrics() -> str:
+    """Every rule set's metrics under random and strong play: the table `benchmarks/metrics.py
+    --report` prints, from the same function."""
+    from mancala_env.agents.metrics import markdown_report
+
+    path = RESULTS / "metrics.json"
+    record = json.loads(path.read_text())
+    source = f"From `{path.relative_to(ROOT).as_posix()}`, written by `benchmarks/metrics.py`"
+    return f"{source} (its table: `--report`). {markdown_report(record)}\n"
+
+
+def opening_suites() -> str:
+    """What the shipped opening suites record of how each was made: the search that rated
+    their positions, the positions tried and the openings kept."""
+    folder = ROOT / "agents" / "tournament" / "suites"
+    lines = [
+        f"From the suites' own files (`{folder.relative_to(ROOT).as_posix()}/VARIANT.json`).\n",
+        "| rule set | plies | search | margin (seeds) | tried | kept |",
+        "|---|---|---|---|---|---|",
+    ]
+    for path in sorted(folder.glob("*.json")):
+        suite = json.loads(path.read_text())
+        lines.append(
+            f"| {suite['variant']} | {suite['plies']} | `{suite['search']}` | {suite['margin']:g} "
+            f"| {suite['tried']:,} | {len(suite['entries'])} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def pages() -> dict[str, str]:
     """The generated Markdown files, by name."""
     return {
@@ -341,6 +370,8 @@ def pages() -> dict[str, str]:
         "endgame_accuracy_ayoayo.md": endgame_accuracy_ayoayo(),
         "layout_tricks.md": layout_tricks(),
         "limits.md": limits(),
+        "metrics.md": metrics(),
+        "opening_suites.md": opening_suites(),
         "relay_lengths.md": relay_lengths(),
         "rllib_selfplay.md": rllib_selfplay(),
     }

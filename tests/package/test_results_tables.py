@@ -59,3 +59,12 @@ def test_strength_page_says_which_targets_are_met_and_by_how_much_one_is_missed(
     assert "not shipped" in page  # no agents/networks/ayoayo.npz under tmp_path
     not_measured = page.split("## Not measured yet")[1]
     assert "`oware`" in not_measured and "`ayoayo`" not in not_measured
+
+
+def test_metrics_page_renders_every_rule_set_of_the_results_file(tables):
+    record = json.loads((ROOT / "benchmarks" / "results" / "metrics.json").read_text())
+    page = tables.metrics()
+    assert "benchmarks/results/metrics.json" in page
+    assert record["command"] in page
+    for variant in record["variants"]:
+        assert f"| {variant} | `random` |" in page
