@@ -20,7 +20,7 @@ from . import state_fields
 from .engine import board
 from .engine import layout as L
 from .engine.mechanics import MECHANICS, PitField, StateFields
-from .snapshot_fields import SnapshotError, choose, integer_list, unused
+from .snapshot_fields import Rules, SnapshotError, choose, integer_list, unused
 from .variants.mighty_men_snapshot import pieces_in_hand
 
 # Every snapshot field the mechanics declare (`engine.mechanics`), in MECHANICS order: the order
@@ -30,58 +30,6 @@ PIT_FIELDS: tuple[PitField, ...] = tuple(f for f in FIELDS if isinstance(f, PitF
 RULE_SET_FIELDS = ("variant", "options")  # which game the snapshot is of, before any mechanic's
 # Earlier names of fields, still read: an old snapshot restores as it was written.
 RENAMED_FIELDS = {"plies_since_capture": "stall_plies"}
-
-
-@dataclasses.dataclass
-class Rules:
-    """What a snapshot is checked against: the rule set, its options and parameters."""
-
-    variant: Any
-    options: Any
-    params: np.ndarray
-    n_actions: int
-
-    @property
-    def name(self) -> str:
-        return self.variant.name
-
-    def p(self, index: int) -> int:
-        return int(self.params[index])
-
-    @property
-    def total(self) -> int:
-        return self.p(L.P_TOTAL_SEEDS)
-
-    @property
-    def houses(self) -> int:
-        return self.p(L.P_HOUSES)
-
-    @property
-    def n_pits(self) -> int:
-        return 2 * self.houses
-
-    @property
-    def pieces(self) -> bool:
-        return self.p(L.P_PIECE_GAME) == 1
-
-    @property
-    def rounds(self) -> bool:
-        return self.p(L.P_ROUNDS) != L.ROUNDS_NONE
-
-    @property
-    def chosen_setting_out(self) -> bool:
-        return self.p(L.P_SETTING_OUT) == L.SETTING_OUT_CENTRAL_CHOSEN
-
-    def phases(self) -> tuple[int, ...]:
-        """The phases a game of this rule set can be in."""
-        if self.pieces:
-            moves = tuple(range(L.PHASE_DROP, L.PHASE_FLOCK_PIECE + 1))
-            if self.p(L.P_PIECE_SETTING_OUT) == L.PIECE_SETTING_OUT_PLAYERS:
-                return (L.PHASE_PLAY, L.PHASE_PLACE, L.PHASE_SIDE, *moves)
-            return (L.PHASE_PLAY, *moves)
-        if self.chosen_setting_out:
-            return (L.PHASE_PLAY, L.PHASE_SET_OUT, L.PHASE_CHOOSE)
-        return (L.PHASE_PLAY,)
 
 
 def check_keys(snapshot: Any, rules: Rules) -> None:

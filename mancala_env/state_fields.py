@@ -11,7 +11,7 @@ into `state`; a writer `write_*(state, params)` gives them as a snapshot holds t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -20,6 +20,7 @@ from .engine.setting_out import central_pit
 from .snapshot_fields import (
     COUNTER_MAX,
     INT32_MAX,
+    Rules,
     SnapshotError,
     choose,
     integer,
@@ -28,9 +29,6 @@ from .snapshot_fields import (
     unused,
 )
 from .variants.mighty_men_snapshot import read_pieces, write_pieces
-
-if TYPE_CHECKING:
-    from .snapshot import Rules
 
 __all__ = [
     "end_reason",

@@ -9,18 +9,15 @@ from (``flock_from``). ``move`` holds the rest of a move under way.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from ..engine import layout as L
 from ..engine.board import house_pit
 from ..engine.pieces import decision_asked, first_flock_count_range, flock_pit
-from ..snapshot_fields import COUNTER_MAX, SnapshotError, choose, integer
+from ..snapshot_fields import COUNTER_MAX, Rules, SnapshotError, choose, integer
 from .base import SOURCE_HOUSES
-
-if TYPE_CHECKING:
-    from ..snapshot import Rules
 
 KIND_CODES = {name: kind for kind, name in L.KIND_NAMES.items()}
 MOVE_FIELDS = {

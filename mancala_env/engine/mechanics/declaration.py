@@ -45,7 +45,7 @@ def per_pit(suffix: str, meaning: str, categories: int = 0) -> Callable[[list[st
 
 
 class RuleSet(Protocol):
-    """What a snapshot field's check reads of the rule set (`mancala_env.snapshot.Rules`)."""
+    """What a snapshot field's check reads of the rule set (`mancala_env.snapshot_fields.Rules`)."""
 
     name: str
     houses: int
