@@ -19,17 +19,25 @@ import numpy as np
 from . import state_fields
 from .engine import board
 from .engine import layout as L
-from .engine.mechanics import MECHANICS, PitField, StateFields
+from .engine.mechanics import MECHANICS, Mechanic, PitField, StateFields
 from .snapshot_fields import Rules, SnapshotError, choose, integer_list, unused
 from .variants.mighty_men_snapshot import pieces_in_hand
 
-# Every snapshot field the mechanics declare (`engine.mechanics`), in MECHANICS order: the order
-# of a snapshot's keys, of the known fields, and (but for those `read_last`) of their reading.
-FIELDS: tuple[PitField | StateFields, ...] = tuple(f for m in MECHANICS for f in m.snapshot_fields)
-PIT_FIELDS: tuple[PitField, ...] = tuple(f for f in FIELDS if isinstance(f, PitField))
 RULE_SET_FIELDS = ("variant", "options")  # which game the snapshot is of, before any mechanic's
 # Earlier names of fields, still read: an old snapshot restores as it was written.
 RENAMED_FIELDS = {"plies_since_capture": "stall_plies"}
+
+
+def declared_fields(
+    mechanics: tuple[Mechanic, ...] = MECHANICS,
+) -> tuple[PitField | StateFields, ...]:
+    """Every snapshot field `mechanics` declare, in their order: the order of a snapshot's
+    keys, of the known fields, and (but for those `read_last`) of their reading."""
+    return tuple(field for mechanic in mechanics for field in mechanic.snapshot_fields)
+
+
+FIELDS = declared_fields()
+PIT_FIELDS: tuple[PitField, ...] = tuple(f for f in FIELDS if isinstance(f, PitField))
 
 
 def check_keys(snapshot: Any, rules: Rules) -> None:
