@@ -7,6 +7,10 @@ set never uses at the value a new game gives it, the seeds of the board, the sto
 hand adding up to the rule set's total, and the fields of a setting out or of a move under way
 consistent with the phase. A bad snapshot raises `SnapshotError` naming the field and the
 values it may take.
+
+The fields are the mechanics' (`engine.mechanics`): each declares its own, and the known
+fields, the reader (`state_from_snapshot`) and the writer (`written_fields`, which
+`Game.snapshot` asks) are derived here from those declarations.
 """
 
 from __future__ import annotations
@@ -106,18 +110,18 @@ def state_from_snapshot(snapshot: Any, rules: Rules) -> np.ndarray:
     check_keys(snapshot, rules)
     s = np.zeros(L.STATE_SIZE, dtype=np.int32)
     known = _known(rules.params)
+    last = [field for field in known if isinstance(field, StateFields) and field.read_last]
     for field in known:
-        if not (isinstance(field, StateFields) and field.read_last):
+        if field not in last:
             _read(field, snapshot, s, rules)
-    n_pits = rules.n_pits
-    held = int(s[L.PITS : L.PITS + n_pits].sum() + s[L.STORE] + s[L.STORE + 1]) + pieces_in_hand(s)
+    held = int(s[L.PITS : L.PITS + rules.n_pits].sum() + s[L.STORE] + s[L.STORE + 1])
+    held += pieces_in_hand(s)
     if held != rules.total:
         raise SnapshotError(
             f"snapshot holds {held} seeds; {rules.name} is played with {rules.total}"
         )
-    for field in known:
-        if isinstance(field, StateFields) and field.read_last:
-            _read(field, snapshot, s, rules)
+    for field in last:
+        _read(field, snapshot, s, rules)
     return s
 
 
