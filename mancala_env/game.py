@@ -17,11 +17,12 @@ from .engine.starts import random_start_seeds
 from .engine.turn import ILLEGAL
 from .inputs import as_integer
 from .kernels import kernels_for
-from .snapshot import Rules, pit_fields_snapshot, state_from_snapshot
+from .snapshot import Rules, state_from_snapshot, written_fields
 from .snapshot_fields import PLAY_COUNTER_MAX, SnapshotError
+from .state_fields import end_reason, winner
 from .variants import RuleOptions, Variant, get_variant
 from .variants.actions import find
-from .variants.mighty_men_snapshot import SOWING_PHASES, pieces_snapshot
+from .variants.mighty_men_snapshot import pieces_in_hand
 
 
 class IllegalActionError(ValueError):
@@ -94,9 +95,7 @@ class Game:
     def in_hand(self) -> int:
         """Pieces lifted and not yet sown while a move waits for a decision about them (10
         Mighty Men); they are on neither the board nor a store."""
-        if self.state[L.PHASE] in SOWING_PHASES:
-            return int(self.state[L.MOVE + L.MOVE_HAND])
-        return 0
+        return pieces_in_hand(self.state)
 
     def legal_mask(self) -> np.ndarray:
         """int8 mask over the action space: 1 for each action the player to move may play."""
@@ -109,13 +108,11 @@ class Game:
     def end_reason(self) -> str | None:
         """Why the game ended (`engine.layout.END_REASON_NAMES`: 'majority', 'stall', ...);
         None while it is on."""
-        return L.END_REASON_NAMES[int(self.state[L.END_REASON])] if self.over else None
+        return end_reason(self.state)
 
     def winner(self) -> int | None:
         """0 or 1 once the game is over and has a winner; None for a draw or a game still on."""
-        if not self.over or self.state[L.WINNER] < 0:
-            return None
-        return int(self.state[L.WINNER])
+        return winner(self.state)
 
     def describe_action(self, action: int) -> str:
         """What `action` does, in words, for the player it belongs to (e.g. "lifts house 3")."""
@@ -159,34 +156,13 @@ class Game:
 
     # ---- snapshots -------------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
-        """The whole position as a JSON-ready dict (the board convention of the design notes)."""
-        s = self.state
-        last, last_pit = int(s[L.LAST_ACTION]), int(s[L.LAST_PIT])
+        """The whole position as a JSON-ready dict (the board convention of the design notes):
+        the rule set and its options, then each field the mechanics declare, as their writers
+        give it (`snapshot.written_fields`)."""
         return {
             "variant": self.variant.name,
             "options": dataclasses.asdict(self.options),
-            "pits": [int(x) for x in self.pits],
-            "stores": [int(x) for x in self.stores],
-            "to_move": None if self.over else self.to_move,
-            "move_number": self.move_number,
-            "stall_plies": int(s[L.STALL_PLIES]),
-            "special_used": [int(s[L.SPECIAL_USED]), int(s[L.SPECIAL_USED + 1])],
-            "last_action": None if last < 0 else last,
-            "last_pit": None if last_pit < 0 else last_pit,
-            "last_capturer": None if s[L.LAST_CAPTURER] < 0 else int(s[L.LAST_CAPTURER]),
-            "end_reason": self.end_reason,
-            "winner": self.winner(),
-            **pit_fields_snapshot(s, self.n_pits),
-            "turns": [int(x) for x in s[L.TURNS : L.TURNS + 2]],
-            "round": int(s[L.ROUND]),
-            "rounds_won": [int(x) for x in s[L.ROUNDS_WON : L.ROUNDS_WON + 2]],
-            "round_starter": int(s[L.ROUND_STARTER]),
-            "round_start_stores": [
-                int(x) for x in s[L.ROUND_START_STORE : L.ROUND_START_STORE + 2]
-            ],
-            "setup": [int(x) for x in s[L.SETTING_OUT : L.SETTING_OUT + 8]],
-            "phase": L.PHASE_NAMES[int(s[L.PHASE])],
-            **(pieces_snapshot(s, self.params) if self.params[L.P_PIECE_GAME] == 1 else {}),
+            **written_fields(self.state, self.params),
         }
 
     @classmethod

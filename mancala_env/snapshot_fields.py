@@ -1,9 +1,14 @@
-"""The checks a snapshot's fields go through: each names the field and the values it may take."""
+"""What a snapshot's fields are checked against (`Rules`), and the checks they go through: each
+names the field and the values it may take."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
+import numpy as np
+
+from .engine import layout as L
 from .inputs import INT32_MAX, is_integer
 
 # The engine counts plies, turns and stamps in int32. A snapshot may hold counts up to
@@ -17,6 +22,7 @@ __all__ = [
     "COUNTER_MAX",
     "INT32_MAX",
     "PLAY_COUNTER_MAX",
+    "Rules",
     "SnapshotError",
     "choose",
     "integer",
@@ -27,6 +33,58 @@ __all__ = [
 
 class SnapshotError(ValueError):
     """A snapshot that does not describe a valid position of its rule set."""
+
+
+@dataclasses.dataclass
+class Rules:
+    """What a snapshot is checked against: the rule set, its options and parameters."""
+
+    variant: Any
+    options: Any
+    params: np.ndarray
+    n_actions: int
+
+    @property
+    def name(self) -> str:
+        return self.variant.name
+
+    def p(self, index: int) -> int:
+        return int(self.params[index])
+
+    @property
+    def total(self) -> int:
+        return self.p(L.P_TOTAL_SEEDS)
+
+    @property
+    def houses(self) -> int:
+        return self.p(L.P_HOUSES)
+
+    @property
+    def n_pits(self) -> int:
+        return 2 * self.houses
+
+    @property
+    def pieces(self) -> bool:
+        return self.p(L.P_PIECE_GAME) == 1
+
+    @property
+    def rounds(self) -> bool:
+        return self.p(L.P_ROUNDS) != L.ROUNDS_NONE
+
+    @property
+    def chosen_setting_out(self) -> bool:
+        return self.p(L.P_SETTING_OUT) == L.SETTING_OUT_CENTRAL_CHOSEN
+
+    def phases(self) -> tuple[int, ...]:
+        """The phases a game of this rule set can be in."""
+        if self.pieces:
+            moves = tuple(range(L.PHASE_DROP, L.PHASE_FLOCK_PIECE + 1))
+            if self.p(L.P_PIECE_SETTING_OUT) == L.PIECE_SETTING_OUT_PLAYERS:
+                return (L.PHASE_PLAY, L.PHASE_PLACE, L.PHASE_SIDE, *moves)
+            return (L.PHASE_PLAY, *moves)
+        if self.chosen_setting_out:
+            return (L.PHASE_PLAY, L.PHASE_SET_OUT, L.PHASE_CHOOSE)
+        return (L.PHASE_PLAY,)
 
 
 def integer(value: Any, key: str, low: int, high: int) -> int:

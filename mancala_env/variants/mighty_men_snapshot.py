@@ -16,7 +16,7 @@ import numpy as np
 from ..engine import layout as L
 from ..engine.board import house_pit
 from ..engine.pieces import decision_asked, first_flock_count_range, flock_pit
-from ..snapshot_fields import COUNTER_MAX, SnapshotError, choose, integer
+from ..snapshot_fields import COUNTER_MAX, Rules, SnapshotError, choose, integer
 from .base import SOURCE_HOUSES
 
 KIND_CODES = {name: kind for kind, name in L.KIND_NAMES.items()}
@@ -47,6 +47,12 @@ PITS = 2 * SOURCE_HOUSES  # 10 Mighty Men's board: two rows of six
 
 
 SOWING_PHASES = (L.PHASE_DROP, L.PHASE_SHIFT)  # a lifted hand is not sown yet
+
+
+def pieces_in_hand(state: np.ndarray) -> int:
+    """Pieces lifted and not yet sown while a move waits for a decision about them; they are
+    on neither the board nor a store."""
+    return int(state[L.MOVE + L.MOVE_HAND]) if state[L.PHASE] in SOWING_PHASES else 0
 
 
 def _place_name(at: int) -> int | str | None:
@@ -82,8 +88,9 @@ def _kind_code(value: Any, key: str) -> int:
     return KIND_CODES[value]
 
 
-def pieces_snapshot(state: np.ndarray, params: np.ndarray) -> dict[str, Any]:
-    """The `pieces`, `move` and `board_low` entries of a snapshot."""
+def write_pieces(state: np.ndarray, params: np.ndarray) -> dict[str, Any]:
+    """The `pieces`, `move` and `board_low` entries of a snapshot (the writer the pieces'
+    declaration, `engine.mechanics.pieces`, names)."""
     pieces = []
     for i in range(int(params[L.P_PIECES])):
         entry: dict[str, Any] = {
@@ -111,10 +118,11 @@ POWER_KINDS = (L.KIND_FARMER, L.KIND_SHEPHERD, L.KIND_WITCH_DOCTOR, L.KIND_SPY, 
 MOVE_DEFAULTS = {"resolved": -1, "flock": -1, "last_piece": -1}
 
 
-def restore_pieces(snapshot: dict[str, Any], state: np.ndarray, params: np.ndarray) -> int:
-    """Write the pieces and the move under way of `snapshot` into `state` (its board, phase
-    and player to move written already); return the pieces in hand. SnapshotError names what
-    does not fit."""
+def read_pieces(snapshot: dict[str, Any], state: np.ndarray, rules: Rules) -> None:
+    """Write the pieces and the move under way of `snapshot` into `state` (its board, phase,
+    player to move and closed pits written already; the reader the pieces' declaration names).
+    SnapshotError names what does not fit."""
+    params = rules.params
     n = int(params[L.P_PIECES])
     phase = int(state[L.PHASE])
     total = int(params[L.P_TOTAL_SEEDS])
@@ -137,7 +145,6 @@ def restore_pieces(snapshot: dict[str, Any], state: np.ndarray, params: np.ndarr
     elif phase == L.PHASE_PLACE:
         first = next(i for i in range(n) if _at(state, i) == L.AT_HAND)
         choose(int(state[L.MOVE + L.MOVE_PIECE]), "move.piece (the next piece placed)", (first,))
-    return int(state[L.MOVE + L.MOVE_HAND]) if phase in SOWING_PHASES else 0
 
 
 def _restore_move(snapshot: dict[str, Any], state: np.ndarray, n: int, total: int) -> None:

@@ -9,7 +9,7 @@ stored format, pinned by tests/engine/test_layout_pins.py. See docs/adding-a-mec
 """
 
 from .closed_pits import CLOSED_PITS
-from .declaration import Block, Mechanic, Number, PitField
+from .declaration import Block, Mechanic, Number, PitField, StateFields
 from .ownership import OWNERSHIP
 from .pieces import PIECES
 from .play import BOARD, ENDING, LAST_CAPTURER, LAST_MOVE, LEGAL_MOVES, PHASE, SPECIAL_MOVE
@@ -18,7 +18,15 @@ from .relays import KEPT_LIFTS
 from .rounds import ROUNDS
 from .setting_out import SETTING_OUT
 
-__all__ = ["MECHANICS", "Block", "Mechanic", "Number", "PitField", "state_offsets"]
+__all__ = [
+    "MECHANICS",
+    "Block",
+    "Mechanic",
+    "Number",
+    "PitField",
+    "StateFields",
+    "state_offsets",
+]
 
 MECHANICS: tuple[Mechanic, ...] = (
     BOARD,

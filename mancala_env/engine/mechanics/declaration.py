@@ -2,11 +2,13 @@
 fields and their checks, and its numbers of the observation.
 
 The state layout (`engine.layout`), the position hash's slots (`engine.position`), the
-snapshot's reader and writer (`mancala_env.snapshot`, `mancala_env.game`) and the observation's
-names (`mancala_env.observation`) are derived from these declarations. A declaration is data
-and plain functions: it imports nothing of the engine, because the layout is built from it.
-Where it needs to know whether a rule set uses the mechanic it names a predicate of
-`engine.board` over the rule parameters (`has_uur`, `closes_pits`, ...).
+snapshot's known fields, reader and writer (`mancala_env.snapshot`) and the observation's names
+(`mancala_env.observation`) are derived from these declarations. A declaration is data and
+plain functions: it imports nothing of the engine, because the layout is built from it. Where
+it needs to know whether a rule set uses the mechanic it names a predicate of `engine.board`
+over the rule parameters (`has_uur`, `closes_pits`, ...); where it needs code that reads the
+layout (the readers and writers of `StateFields`) it names a function of
+`mancala_env.state_fields`.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ def per_pit(suffix: str, meaning: str, categories: int = 0) -> Callable[[list[st
 
 
 class RuleSet(Protocol):
-    """What a snapshot field's check reads of the rule set (`mancala_env.snapshot.Rules`)."""
+    """What a snapshot field's check reads of the rule set (`mancala_env.snapshot_fields.Rules`)."""
 
     name: str
     houses: int
@@ -74,6 +76,10 @@ class PitField:
     checks: tuple[Check, ...] = ()
     beyond: int = 0
 
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return (self.key,)
+
     def stored(self, value: Any) -> int:
         return self.codes[value]
 
@@ -83,13 +89,35 @@ class PitField:
 
 
 @dataclass(frozen=True)
+class StateFields:
+    """Snapshot fields over the whole state (the counters, the rounds, the setting out, ...),
+    read and written together because their checks cross each other and the board.
+
+    `read` and `write` name functions of `mancala_env.state_fields`: `read(snapshot, state,
+    rules)` checks the fields against the rule set and the fields read before them and writes
+    them into `state` (`SnapshotError` names what does not fit); `write(state, params)` gives
+    them as a snapshot holds them, under `keys`. They are named rather than held because they
+    read the layout, which is built from the declarations. `known_when` names the
+    `engine.board` predicate under which a rule set's snapshots have the fields (always if
+    None). A reader with `read_last` runs after every other and after the check that the seeds
+    add up, as its checks read the whole position (the ending)."""
+
+    keys: tuple[str, ...]
+    read: str
+    write: str
+    known_when: str | None = None
+    read_last: bool = False
+
+
+@dataclass(frozen=True)
 class Mechanic:
-    """A mechanic's bookkeeping: its state blocks in the state's order, its snapshot fields,
-    and its numbers of the observation (`observation(pits)`, given the pits' names in the
-    observer's order) when the `engine.board` predicate `observed` holds (always if None)."""
+    """A mechanic's bookkeeping: its state blocks in the state's order, its snapshot fields
+    (one entry a pit, or over the whole state), and its numbers of the observation
+    (`observation(pits)`, given the pits' names in the observer's order) when the
+    `engine.board` predicate `observed` holds (always if None)."""
 
     name: str
     blocks: tuple[Block, ...]
-    snapshot_fields: tuple[PitField, ...] = ()
+    snapshot_fields: tuple[PitField | StateFields, ...] = ()
     observation: Callable[[list[str]], list[Number]] | None = None
     observed: str | None = None

@@ -1,8 +1,9 @@
 """10 Mighty Men's special pieces, one slot each, and a move of pieces under way (the kernels
-are `engine.pieces`; the snapshot's fields `mancala_env.variants.mighty_men_snapshot`)."""
+are `engine.pieces`; the snapshot's fields are read and written by
+`mancala_env.variants.mighty_men_snapshot`)."""
 
 from ..sizes import MAX_PIECES, MOVE_SLOTS
-from .declaration import Block, Mechanic
+from .declaration import Block, Mechanic, StateFields
 
 PIECES = Mechanic(
     "pieces",
@@ -17,5 +18,12 @@ PIECES = Mechanic(
         Block("PIECE_AS", MAX_PIECES),  # + i: the kind a Chieftain is this play, 0: his own
         Block("PIECE_FLOCK_FROM", MAX_PIECES),  # + i: the pit the Shepherd took it from
         Block("MOVE", MOVE_SLOTS),  # MOVE + MOVE_*: a move of pieces under way
+    ),
+    snapshot_fields=(
+        # `board_low` (ENDING's BOARD_LOW) is a field of these games only: only the Witch Doctor
+        # brings seeds back to the board, so only they count the stall from new lows
+        StateFields(
+            ("pieces", "move", "board_low"), "read_pieces", "write_pieces", known_when="has_pieces"
+        ),
     ),
 )

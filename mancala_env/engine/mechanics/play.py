@@ -2,7 +2,7 @@
 moves kept current, the phase, and how the game ended."""
 
 from ..sizes import MAX_ACTIONS, MAX_PITS
-from .declaration import Block, Mechanic, Number
+from .declaration import Block, Mechanic, Number, StateFields
 
 
 def _board_numbers(pits: list[str]) -> list[Number]:
@@ -24,6 +24,13 @@ BOARD = Mechanic(
         # plies towards stall_limit: since seeds last left the board (or a new low)
         Block("STALL_PLIES"),
     ),
+    snapshot_fields=(
+        # the phase, the board, the stores and the player to move, read first: the other
+        # fields are checked against them
+        StateFields(("pits", "stores", "to_move", "phase"), "read_turn", "write_turn"),
+        # the counts of plies and turns (the rounds' TURNS among them)
+        StateFields(("move_number", "stall_plies", "turns"), "read_counters", "write_counters"),
+    ),
     observation=_board_numbers,
 )
 
@@ -42,6 +49,14 @@ LAST_MOVE = Mechanic(
         Block("LAST_ACTION", hashed=False),  # the last action played, -1 before the first
         Block("END_REASON", hashed=False),  # one of the layout's END_* codes
         Block("LAST_PIT", hashed=False),  # the pit the last move lifted, -1 before the first
+    ),
+    snapshot_fields=(
+        # the last move, the last capturer and the once-a-game special move
+        StateFields(
+            ("special_used", "last_action", "last_pit", "last_capturer"),
+            "read_history",
+            "write_history",
+        ),
     ),
 )
 
@@ -67,5 +82,8 @@ ENDING = Mechanic(
     blocks=(
         Block("WINNER"),  # once the game is over: the winning player, -1 for a draw
         Block("BOARD_LOW"),  # the fewest seeds the board has held this game (P_STALL_NEW_LOW)
+    ),
+    snapshot_fields=(
+        StateFields(("end_reason", "winner"), "read_ending", "write_ending", read_last=True),
     ),
 )

@@ -1,7 +1,7 @@
 """The rounds of a match (Ncho, J'erin, Rio Kadalis, Layli Goobalay): the turns each player made
 this round, the rounds finished and won, who began the round and the stores as it began."""
 
-from .declaration import Block, Mechanic, Number
+from .declaration import Block, Mechanic, Number, StateFields
 
 ROUNDS = Mechanic(
     "rounds",
@@ -14,6 +14,13 @@ ROUNDS = Mechanic(
         Block("ROUND_STARTER"),  # the player who moved first this round
         Block("ROUND_START_STORE", 2),  # ROUND_START_STORE + p: p's store as the round began
         Block("ROUND_OVER"),  # 1 once the current round has ended
+    ),
+    snapshot_fields=(
+        StateFields(
+            ("round", "rounds_won", "round_starter", "round_start_stores"),
+            "read_rounds",
+            "write_rounds",
+        ),
     ),
     observation=lambda pits: [
         Number("rounds_finished", "rounds of the match finished so far"),
