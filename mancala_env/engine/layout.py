@@ -137,11 +137,15 @@ P_USED = P_SETTING_OUT_LEAST + 1  # the slots the rule sets use so far
 PARAMS_SIZE = 80  # room for the parameters of rule sets still to come
 assert P_USED <= PARAMS_SIZE, f"the parameters need {P_USED} slots; PARAMS_SIZE is {PARAMS_SIZE}"
 # The parameters that are numbers rather than choices of mechanics (seed counts, limits, round
-# targets, thresholds of the endings): a rule set's own kernels read them at run time, so that a
-# new value of an option that sets one compiles nothing (`engine.compiler` folds the others:
-# the board's shape and which mechanics run).
+# targets, thresholds of the endings, which special pieces are in play and where they are set
+# out): a rule set's own kernels read them at run time, so that a new value of an option that
+# sets one compiles nothing (`engine.compiler` folds the others: the board's shape and which
+# mechanics run). The pieces' kinds and pits are read only as a game is set out.
 RUNTIME_PARAMS = frozenset(
     {
+        *range(P_PIECE_KIND, P_PIECE_KIND + MAX_PIECES),
+        *range(P_PIECE_PIT, P_PIECE_PIT + MAX_PIECES),
+        P_PIECES,
         P_SEEDS_PER_HOUSE,
         P_TOTAL_SEEDS,
         P_STALL_LIMIT,
