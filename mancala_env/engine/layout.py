@@ -138,14 +138,18 @@ PARAMS_SIZE = 80  # room for the parameters of rule sets still to come
 assert P_USED <= PARAMS_SIZE, f"the parameters need {P_USED} slots; PARAMS_SIZE is {PARAMS_SIZE}"
 # The parameters that are numbers rather than choices of mechanics (seed counts, limits, round
 # targets, thresholds of the endings, which special pieces are in play and where they are set
-# out): a rule set's own kernels read them at run time, so that a new value of an option that
-# sets one compiles nothing (`engine.compiler` folds the others: the board's shape and which
-# mechanics run). The pieces' kinds and pits are read only as a game is set out.
+# out), and the choices read only as a game is set out (how the pieces are set out, who sows
+# first after Mangala's setting out), where folding would gain nothing: a rule set's own kernels
+# read them at run time, so that a new value of an option that sets one compiles nothing
+# (`engine.compiler` folds the others: the board's shape and which mechanics run).
 RUNTIME_PARAMS = frozenset(
     {
         *range(P_PIECE_KIND, P_PIECE_KIND + MAX_PIECES),
         *range(P_PIECE_PIT, P_PIECE_PIT + MAX_PIECES),
         P_PIECES,
+        P_PIECE_SETTING_OUT,
+        P_SETTING_OUT_STARTER,
+        P_SETTING_OUT_LEAST,
         P_SEEDS_PER_HOUSE,
         P_TOTAL_SEEDS,
         P_STALL_LIMIT,
