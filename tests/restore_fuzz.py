@@ -1,11 +1,14 @@
 """Hostile snapshots: real snapshots of every rule set and phase, mutated, restored and played on.
 
-Run as a script (``python tests/restore_fuzz.py EXAMPLES PART``) by `test_restore_hostile.py`,
-a subprocess for each part of the rule sets (`PARTS`), with numba's bounds checking on, so that
-an index out of range in a kernel fails with an IndexError instead of corrupting memory, and
-under a timeout, so that a hang fails too. Each snapshot restore() accepts is played on with
-random legal moves, and every position on the way must keep the rule set's seeds, an observation
-inside the declared Box and a legal move while the game is on. The last line printed is the
+Run as a script (``python tests/restore_fuzz.py EXAMPLES``) by `test_restore_hostile.py`, in a
+subprocess with numba's bounds checking on, so that an index out of range in a kernel fails with
+an IndexError instead of corrupting memory, and under a timeout, so that a hang fails too. It
+plays on the kernels the tests play on (`tests/conftest.py`): the shared kernels hold every
+mechanic's code, and a derived engine is that code with branches decided, indexing nothing the
+shared one does not, so one bounds-checked compile covers every rule set. Each snapshot
+restore() accepts is played on with random legal moves, and every position on the way must keep
+the rule set's seeds, an observation inside the declared Box and a legal move while the game is
+on. The last line printed is the
 count of snapshots tried, refused and accepted.
 """
 
@@ -27,17 +30,13 @@ from mancala_env.snapshot import Rules
 from mancala_env.variants import VARIANTS
 
 PLAY_ON = 200  # plies played from each accepted snapshot
-DEFAULT_RULES = [(name, {}) for name in VARIANTS]  # each on the rule set's own kernels
-OTHER_RULES = [  # on the shared kernels
+CONFIGS = [
+    *((name, {}) for name in VARIANTS),
     *((name, {"match": True}) for name in ("ncho", "jerin", "rio_kadalis", "layli_goobalay")),
     ("mangala", {"setting_out": "random"}),
     ("mighty_men", {"setting_out": "random"}),
     ("oware", {"houses": 3, "seeds": 2}),  # a smaller board: shorter pit lists
 ]
-CONFIGS = [*DEFAULT_RULES, *OTHER_RULES]
-# Three parts of about equal compiling, for three test processes: the shared kernels, and each
-# half of the rule sets' own.
-PARTS = [OTHER_RULES, DEFAULT_RULES[0::2], DEFAULT_RULES[1::2]]
 HOSTILE_VALUES = [
     *(-(2**63), -(2**31) - 1, -(2**31), -2, -1, 0, 1, 2, 3, 4, 5, 6, 11, 12, 13, 14, 15),
     *(47, 48, 49, 70, 96, 127, 128, 255, 2**31 - 1, 2**31, 2**63),
@@ -194,4 +193,4 @@ def run(examples: int, configs: list[tuple[str, dict]]) -> dict[str, int]:
 
 
 if __name__ == "__main__":
-    print(json.dumps(run(int(sys.argv[1]), PARTS[int(sys.argv[2])])))
+    print(json.dumps(run(int(sys.argv[1]), CONFIGS)))

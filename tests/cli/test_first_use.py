@@ -11,6 +11,8 @@ from mancala_env.engine.numba_internals import has_cached_code
 from mancala_env.first_use import announce_compiling
 from mancala_env.game import Game
 
+pytestmark = pytest.mark.usefixtures("own_kernels")  # the derived kernels are the subject
+
 ROOT = Path(__file__).resolve().parents[2]
 LINE = "mancala_env: compiling the oware kernels, once, ~"
 

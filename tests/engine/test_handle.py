@@ -12,19 +12,22 @@ import numpy as np
 import pytest
 
 from mancala_env import Game
+from mancala_env.batch import BatchedGames
 from mancala_env.engine import layout as L
 from mancala_env.engine import turn
 from mancala_env.engine.compiler import specialised
 from mancala_env.kernels import HOT_MODULES, SHARED_SWITCH, kernels_for
 from mancala_env.variants import VARIANTS
 
+pytestmark = pytest.mark.usefixtures("own_kernels")  # the derived kernels are the subject
+
 ROOT = Path(__file__).resolve().parents[2]
+# every rule set under its defaults, and structural options (a board size, a reading, a match)
 RULES = [
-    ("oware", {}),
+    *((name, {}) for name in sorted(VARIANTS)),
     ("oware", {"houses": 4}),
     ("oware", {"grand_slam": "capture"}),
-    ("ayoayo", {}),
-    ("mangala", {}),
+    ("ncho", {"match": True}),
 ]
 
 
@@ -52,6 +55,25 @@ def test_the_shared_kernels_play_the_games_the_rule_sets_own_play(variant, optio
         assert len(own) == len(written) > 1
         for a, b in zip(own, written, strict=True):
             np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("name", ["oware", "ayoayo", "mighty_men"])
+def test_the_batch_plays_the_same_games_on_its_own_and_the_shared_kernels(name, monkeypatch):
+    own = BatchedGames(name, 8, seed=3)
+    monkeypatch.setenv(SHARED_SWITCH, "1")
+    shared = BatchedGames(name, 8, seed=3)
+    assert own.kernels.batch_step is not shared.kernels.batch_step
+    for a, b in zip(own.reset(), shared.reset(), strict=True):
+        np.testing.assert_array_equal(a, b)
+    rng = np.random.default_rng(3)
+    ended = 0
+    for _ in range(300):
+        actions = own.random_actions(rng)
+        a, b = own.step(actions), shared.step(actions)
+        for field in ("observations", "masks", "to_move", "terminated", "rewards", "final_stores"):
+            np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
+        ended += int(a.terminated.sum())
+    assert ended > 0
 
 
 def test_the_switch_in_the_environment_gives_the_shared_kernels(monkeypatch):
@@ -146,6 +168,7 @@ PRELUDE = """
 import json
 import numpy as np
 from mancala_env import Game
+from mancala_env.batch import BatchedGames
 from mancala_env.agents import load_agent
 from mancala_env.engine import layout as L
 from mancala_env.engine import turn

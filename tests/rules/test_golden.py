@@ -8,6 +8,7 @@ from golden import GOLDEN_DIR, playable_versions, read_record, record_path, repl
 from mancala_env.variants import VARIANTS
 
 VERSIONS = [(name, version) for name, v in VARIANTS.items() for version in playable_versions(v)]
+pytestmark = pytest.mark.usefixtures("own_kernels")  # the records replay on what users run
 
 
 @pytest.mark.parametrize("name, version", VERSIONS, ids=[f"{n}-v{v}" for n, v in VERSIONS])

@@ -9,22 +9,10 @@ from strategies import random_playout, rule_options
 from mancala_env import Game, IllegalActionError
 from mancala_env.engine import layout as L
 from mancala_env.env import raw_env
-from mancala_env.kernels import SHARED_SWITCH
 from mancala_env.variants import VARIANTS
 
 NAMES = sorted(VARIANTS)
 SEEDS = st.integers(0, 2**32 - 1)
-
-
-@pytest.fixture(autouse=True, scope="module")
-def shared_kernels():
-    """The invariants are the written rules', played on the shared kernels (asked for by name,
-    as for coverage): under any combination of options each new board or mechanic would
-    otherwise compile a derived engine of its own. The derived kernels play the shared ones'
-    games (`tests/engine/test_handle.py`) and the golden records (`test_golden.py`)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(SHARED_SWITCH, "1")
-        yield
 
 
 def game_bound(game: Game) -> int:
