@@ -357,6 +357,25 @@ def opening_suites() -> str:
     return "\n".join(lines) + "\n"
 
 
+def test_times() -> str:
+    """The test suite's runs from empty caches and from warm ones after an edit."""
+    path = RESULTS / "test_times.json"
+    record = json.loads(path.read_text())
+    lines = [
+        _provenance(path, record, "`benchmarks/test_times.py`"),
+        f"`{record['test_command']}` at commit {record['commit']}; CPU: the seconds of user and "
+        "system time of every process of the run.\n",
+        "| run | wall s | CPU s | tests passed | failed | load average as it began |",
+        "|---|---|---|---|---|---|",
+    ]
+    for run in record["runs"]:
+        lines.append(
+            f"| {run['run']} | {run['wall']:.0f} | {run['cpu']:.0f} | {run['passed']:,} "
+            f"| {run['failed']} | {run['load_average_at_start']:.1f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def pages() -> dict[str, str]:
     """The generated Markdown files, by name."""
     return {
@@ -373,5 +392,6 @@ def pages() -> dict[str, str]:
         "metrics.md": metrics(),
         "opening_suites.md": opening_suites(),
         "relay_lengths.md": relay_lengths(),
+        "test_times.md": test_times(),
         "rllib_selfplay.md": rllib_selfplay(),
     }
