@@ -360,6 +360,8 @@ def opening_suites() -> str:
 def test_times() -> str:
     """The test suite's runs from empty caches and from warm ones after an edit."""
     path = RESULTS / "test_times.json"
+    if not path.is_file():
+        return "Not measured yet: `python benchmarks/test_times.py` writes the table.\n"
     record = json.loads(path.read_text())
     lines = [
         _provenance(path, record, "`benchmarks/test_times.py`"),
