@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from mancala_env.outputs import write_atomically
+from mancala_env.outputs import refusal, write_atomically
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "test_times.json"
@@ -74,8 +74,10 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args()
     edited = ROOT / args.edit
-    if not edited.is_file():
+    if not edited.resolve().is_relative_to(ROOT.resolve()) or not edited.exists():
         parser.error(f"--edit: no file {args.edit} in the repository")
+    if (why := refusal(edited)) is not None:
+        parser.error(f"--edit: {why}")
     runs = []
     with tempfile.TemporaryDirectory() as folder:
         for n in range(args.cold_runs):
@@ -83,10 +85,12 @@ def main() -> None:
             runs.append(run_suite(caches, f"cold {n + 1}"))
         original = edited.read_bytes()
         try:
-            edited.write_bytes(original + b"\n# an edit: the warm run after changing this file\n")
+            write_atomically(
+                edited, original + b"\n# an edit: the warm run after changing this file\n"
+            )
             runs.append(run_suite(caches, f"warm, {args.edit} edited"))
         finally:
-            edited.write_bytes(original)
+            write_atomically(edited, original)
     commit = subprocess.run(
         ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
     ).stdout.strip()

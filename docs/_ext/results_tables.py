@@ -7,14 +7,27 @@ command the file records (or that it records none of them), so no number is type
 from __future__ import annotations
 
 import importlib.util
-import json
 from pathlib import Path
+from typing import Any
 
+from mancala_env.readers import parse_json, read_bytes
 from mancala_env.variants import VARIANTS
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "benchmarks" / "results"
 NOT_RECORDED = "not recorded in the file"
+MAX_RESULTS_BYTES = 4 * 2**20  # the largest results file holds under 200 kB
+
+
+def _read_json(path: Path) -> Any:
+    """A results file's record, read bounded in size and nesting like every file the suite reads."""
+    return parse_json(read_bytes(path, MAX_RESULTS_BYTES), path)
+
+
+def _read_lines(path: Path) -> list[Any]:
+    """A results file of one JSON record a line (a training curve)."""
+    text = read_bytes(path, MAX_RESULTS_BYTES).decode()
+    return [parse_json(line, path) for line in text.splitlines() if line.strip()]
 
 
 def _provenance(path: Path, record: dict, writer: str) -> str:
@@ -46,7 +59,7 @@ def _target(score: float, target: float) -> str:
 def _network_strength(variant: str, path: Path) -> list[str]:
     """A network's section of the strength page: without search against every baseline,
     searching against alpha-beta at equal time, and its training run."""
-    record = json.loads(path.read_text())
+    record = _read_json(path)
     network = ROOT / "agents" / "networks" / f"{record['network']}.npz"
     size = f"{network.stat().st_size / 1e6:.1f} MB" if network.is_file() else "not shipped"
     lines = [
@@ -72,7 +85,7 @@ def _network_strength(variant: str, path: Path) -> list[str]:
         )
     training = RESULTS / f"az_{variant}_training.jsonl"
     if training.is_file():
-        rows = [json.loads(line) for line in training.read_text().splitlines() if line.strip()]
+        rows = _read_lines(training)
         last = rows[-1]
         lines.append(
             f"\nTraining (`{training.relative_to(ROOT).as_posix()}`, the run's evaluations): "
@@ -95,7 +108,7 @@ def strength() -> str:
 def az_training() -> str:
     """The Oware network's score against alpha-beta of each depth during its training run."""
     path = RESULTS / "az_oware_training.jsonl"
-    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    rows = _read_lines(path)
     opponents = list(rows[0]["scores"])
     lines = [
         _provenance(path, {}, "the training run's evaluations (`mancala train --algo az`)"),
@@ -112,7 +125,7 @@ def az_training() -> str:
 def endgame_build() -> str:
     """Building Oware's endgame database, seed count by seed count."""
     path = RESULTS / "endgame_build.json"
-    build = json.loads(path.read_text())["build"]
+    build = _read_json(path)["build"]
     lines = [
         _provenance(path, build, "the database build (`mancala solve`)"),
         f"Measured with: {build['measured_with']}.\n",
@@ -131,7 +144,7 @@ def endgame_build() -> str:
 def endgame_accuracy() -> str:
     """The baselines' moves scored by the 25-seed database, positions of 17 to 25 seeds."""
     path = RESULTS / "endgame_build.json"
-    accuracy = json.loads(path.read_text())["accuracy"]
+    accuracy = _read_json(path)["accuracy"]
     lines = [
         _provenance(path, accuracy, "`mancala accuracy`"),
         f"Pooled: {accuracy['pooled_17_25']}.\n",
@@ -156,7 +169,7 @@ def _accuracy_table(pooled: dict[str, dict]) -> list[str]:
 def endgame_build_ayoayo() -> str:
     """Building Ayoayo's endgame database, a run a seed count."""
     path = RESULTS / "endgame_build_ayoayo.json"
-    record = json.loads(path.read_text())
+    record = _read_json(path)
     lines = [
         _provenance(path, record, "`benchmarks/endgame_build_ayoayo.py`"),
         f"Measured with: {record['measured_with']}.\n",
@@ -179,7 +192,7 @@ def endgame_build_ayoayo() -> str:
 def endgame_accuracy_ayoayo() -> str:
     """Ayoayo's agents scored by its database, all seed counts pooled."""
     path = RESULTS / "endgame_accuracy_ayoayo.json"
-    record = json.loads(path.read_text())
+    record = _read_json(path)
     lines = [
         _provenance(path, record, "`benchmarks/endgame_accuracy_ayoayo.py`"),
         f"Database: {record['database']}.\n",
@@ -191,7 +204,7 @@ def endgame_accuracy_ayoayo() -> str:
 def layout_tricks() -> str:
     """Moves a second with and without the engine's two layout tricks, by rule set and row."""
     path = RESULTS / "layout_tricks.json"
-    record = json.loads(path.read_text())
+    record = _read_json(path)
     combinations = list(next(iter(next(iter(record["rates"].values())).values())))
     lines = [
         _provenance(path, record, "`benchmarks/layout_tricks.py`"),
@@ -209,7 +222,7 @@ def layout_tricks() -> str:
 def limits() -> str:
     """Each rule set's one-core engine against its family's C loop, run by run."""
     path = RESULTS / "limits.json"
-    record = json.loads(path.read_text())
+    record = _read_json(path)
     lines = [
         _provenance(path, record, "`benchmarks/limits.py`"),
         f"{record['rounds']} runs; load average {record['load_average_before_and_after'][0]} "
@@ -234,7 +247,7 @@ def limits() -> str:
 def rllib_selfplay() -> str:
     """The RLlib example's long run: its settings and its final games against the baselines."""
     path = ROOT / "benchmarks" / "rllib" / "oware_summary.json"
-    record = json.loads(path.read_text())
+    record = _read_json(path)
     # the run's output folder is a path on the machine it ran on, not a setting of the run
     settings = ", ".join(
         f"{key} {value}" for key, value in record["settings"].items() if key != "out"
@@ -259,7 +272,7 @@ def atlas() -> str:
     """Each rule set's first-player score and draw rate under self-play from the start, with
     the exact value of a board solved whole."""
     path = RESULTS / "atlas.json"
-    record = json.loads(path.read_text())
+    record = _read_json(path)
     lines = [
         _provenance(path, record, "`benchmarks/atlas.py`"),
         f"Seed {record['seed']}; a cell stops once both intervals are within "
@@ -298,7 +311,7 @@ def relay_lengths() -> str:
     assert spec is not None and spec.loader is not None
     benchmark = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(benchmark)
-    record = json.loads(path.read_text())
+    record = _read_json(path)
     writer = "`benchmarks/relay_lengths.py` (its table: `--report`)"
     return _provenance(path, record, writer) + "\n" + benchmark.report(record) + "\n"
 
@@ -306,7 +319,7 @@ def relay_lengths() -> str:
 def compile_times() -> str:
     """Each rule set's compile from empty caches, and its load from warm ones."""
     path = RESULTS / "compile_times.json"
-    record = json.loads(path.read_text())
+    record = _read_json(path)
     lines = [
         _provenance(path, record, "`benchmarks/compile_times.py`"),
         "Seconds of CPU (wall in brackets), each in a fresh process.\n",
@@ -334,7 +347,7 @@ def metrics() -> str:
     from mancala_env.agents.metrics import markdown_report
 
     path = RESULTS / "metrics.json"
-    record = json.loads(path.read_text())
+    record = _read_json(path)
     source = f"From `{path.relative_to(ROOT).as_posix()}`, written by `benchmarks/metrics.py`"
     return f"{source} (its table: `--report`). {markdown_report(record)}\n"
 
@@ -349,7 +362,7 @@ def opening_suites() -> str:
         "|---|---|---|---|---|---|",
     ]
     for path in sorted(folder.glob("*.json")):
-        suite = json.loads(path.read_text())
+        suite = _read_json(path)
         lines.append(
             f"| {suite['variant']} | {suite['plies']} | `{suite['search']}` | {suite['margin']:g} "
             f"| {suite['tried']:,} | {len(suite['entries'])} |"
@@ -362,7 +375,7 @@ def test_times() -> str:
     path = RESULTS / "test_times.json"
     if not path.is_file():
         return "Not measured yet: `python benchmarks/test_times.py` writes the table.\n"
-    record = json.loads(path.read_text())
+    record = _read_json(path)
     lines = [
         _provenance(path, record, "`benchmarks/test_times.py`"),
         f"`{record['test_command']}` at commit {record['commit']}; CPU: the seconds of user and "

@@ -13,7 +13,7 @@ from mancala_env.agents.alphabeta import AlphaBetaAgent  # noqa: E402
 from mancala_env.agents.network import read_network  # noqa: E402
 from mancala_env.train.az.config import CONFIGS, AZConfig, load_az_config  # noqa: E402
 from mancala_env.train.az.games import Teacher, _targets  # noqa: E402
-from mancala_env.train.az.run import train_az  # noqa: E402
+from mancala_env.train.az.run import TimeBudget, train_az  # noqa: E402
 from mancala_env.train.cli import main  # noqa: E402
 from mancala_env.train.run import NothingToDo  # noqa: E402
 from mancala_env.variants import VARIANTS  # noqa: E402
@@ -281,3 +281,18 @@ def test_a_checkpoint_whose_state_or_kept_positions_are_impossible_is_refused(
                  progress=False)  # fmt: skip
     assert "\n" not in str(refused.value)
     assert {p.name: p.read_bytes() for p in checkpoint.parent.iterdir()} == before
+
+
+def test_a_time_budget_starts_no_generation_that_would_end_past_it():
+    """A run given 10 minutes whose generations take 4 stops after two (8 minutes), not after
+    the third that would end at 12."""
+    budget = TimeBudget(600.0, started=0.0)
+    now, generations = 0.0, 0
+    while budget.allows_another(now):
+        now += 240.0
+        budget.generation_ended(now)
+        generations += 1
+    assert (generations, now) == (2, 480.0)
+    unlimited = TimeBudget(None, started=0.0)
+    unlimited.generation_ended(1e9)
+    assert unlimited.allows_another(2e9)

@@ -411,7 +411,8 @@ def train_az(
     With `resume` (``OUT/checkpoints/gen_N.npz``) the run continues from that checkpoint;
     NothingToDo when it already has `config.positions`. Otherwise `out` must be empty or
     missing, or `overwrite` given. The run stops once `config.positions` positions are
-    labelled in all, or after the generation that passes `max_minutes` of this run; Ctrl-C
+    labelled in all, or before a generation that would end past `max_minutes` of this run
+    (`TimeBudget`: one as long as the longest so far); Ctrl-C
     stops it, its newest checkpoint kept, with TrainingInterrupted. The games are played and
     labelled, and the evaluations played, on `backend` (`BACKENDS`: this machine's processes,
     or Ray tasks on the cluster at `ray_address`, a local Ray instance when None)."""
@@ -435,6 +436,7 @@ def train_az(
     for folder in ("checkpoints", "evaluations"):
         (out / folder).mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
+    budget = TimeBudget(None if max_minutes is None else 60 * max_minutes, started)
     summary = {
         "variant": variant,
         "options": options,
@@ -454,14 +456,13 @@ def train_az(
     where = {"backend": backend, "ray_address": ray_address}
     try:
         with _workers(config.workers, **where) as mapper:
-            while run.positions < config.positions:
-                if max_minutes is not None and time.monotonic() - started > 60 * max_minutes:
-                    break
+            while run.positions < config.positions and budget.allows_another(time.monotonic()):
                 checkpoint = _generation(run, mapper, out, bar)
                 due = run.generation % config.eval_every == 0
                 if due or run.positions >= config.positions:
                     _evaluate_and_log(run, checkpoint, out, notify, **where)
                     run.save(out)  # the evaluation joins the checkpoint's state
+                budget.generation_ended(time.monotonic())
             bar.close()
             if checkpoint is None:  # max_minutes ran out before a generation
                 checkpoint = run.save(out)
@@ -478,6 +479,25 @@ def train_az(
     write_atomically(final, checkpoint.read_bytes())
     seconds = _write_summary(out, summary, run, started, interrupted=False)
     return AZResult(out, final, run.positions, run.generation, seconds, run.evaluations)
+
+
+class TimeBudget:
+    """A run's time limit: another generation starts only when one as long as the longest so
+    far (its evaluation included) still ends within the limit, so a run stops inside its minutes
+    rather than one generation past them. No limit when `seconds` is None."""
+
+    def __init__(self, seconds: float | None, started: float) -> None:
+        self.seconds = seconds
+        self.started = started
+        self.last_ended = started
+        self.longest = 0.0
+
+    def generation_ended(self, now: float) -> None:
+        self.longest = max(self.longest, now - self.last_ended)
+        self.last_ended = now
+
+    def allows_another(self, now: float) -> bool:
+        return self.seconds is None or now - self.started + self.longest <= self.seconds
 
 
 @contextmanager
