@@ -43,17 +43,28 @@ def house_pit(player, house, params):
     return (player * houses + house) % (2 * houses)
 
 
-# What the rules ask of a pit about the mechanics that mark pits (`engine.mechanics`).
+# What the rules ask of a pit about the mechanics that mark pits (`engine.mechanics`). Each
+# asks first whether the rule set has the mechanic at all, so a rule set's own kernels, where
+# that folds to a constant, read no flag.
 @njit(cache=True, _nrt=False, inline="always")
-def is_closed(state, pit):
+def owner(state, pit, params):
+    """The player who owns `pit`: the player of its row, unless houses change hands between
+    rounds (`changes_hands`), when the `OWNER` block says."""
+    if changes_hands(params):
+        return state[OWNER + pit]
+    return 0 if pit < params[P_HOUSES] else 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def is_closed(state, pit, params):
     """Whether `pit` is out of play (left unfilled between rounds, or poisoned)."""
-    return state[CLOSED + pit] != 0
+    return closes_pits(params) and state[CLOSED + pit] != 0
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def is_pregnant(state, pit):
+def is_pregnant(state, pit, params):
     """Whether `pit` is a pregnant (uur) pit, its seeds held for a player (Layli Goobalay)."""
-    return state[UUR + pit] != 0
+    return has_uur(params) and state[UUR + pit] != 0
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -70,17 +81,22 @@ def take(state, pit, player):
     state[LAST_CAPTURER] = player
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="derived")
 def row_seeds(state, player, params):
-    """Seeds in the pits `player` owns."""
+    """Seeds in the pits `player` owns: their row, unless houses change hands."""
     total = 0
-    for pit in range(pit_count(params)):
-        if state[OWNER + pit] == player:
-            total += state[pit]
+    if changes_hands(params):
+        for pit in range(pit_count(params)):
+            if state[OWNER + pit] == player:
+                total += state[pit]
+        return total
+    first = player * params[P_HOUSES]
+    for pit in range(first, first + params[P_HOUSES]):
+        total += state[pit]
     return total
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="derived")
 def board_seeds(state, params):
     """Seeds in all the pits."""
     total = 0

@@ -22,6 +22,7 @@ from .board import (
     has_uur,
     is_closed,
     is_pregnant,
+    owner,
     pit_count,
     row_seeds,
     take,
@@ -34,7 +35,6 @@ from .layout import (
     CAPTURE_OPPOSITE,
     FOUR_LAST_OWN_ONLY,
     FOUR_LAST_OWNER,
-    OWNER,
     P_CAPTURE,
     P_CAPTURE_COUNTS,
     P_CAPTURE_LAST_SEED,
@@ -55,7 +55,7 @@ CAPTURED = 1  # some seeds were taken from the opponent's row
 EXTRA_TURN = 2  # the mover moves again
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="derived")
 def _chain(state, last, mover, params):
     """Take the run of capturing pits ending at `last`; return the capture flags."""
     opponent = 1 - mover
@@ -66,8 +66,8 @@ def _chain(state, last, mover, params):
     taken = 0
     while (
         houses < params[P_CHAIN_MAX]
-        and state[OWNER + pit] == opponent
-        and not is_closed(state, pit)
+        and owner(state, pit, params) == opponent
+        and not is_closed(state, pit, params)
         and (counts >> state[pit]) & 1 == 1
     ):
         taken += state[pit]
@@ -101,9 +101,9 @@ def _make_uur(state, last, facing, mover):
 @njit(cache=True, _nrt=False)
 def _opposite(state, last, mover, params):
     facing = facing_pit(last, params)
-    if state[OWNER + last] != mover or state[last] != 1 or state[facing] == 0:
+    if owner(state, last, params) != mover or state[last] != 1 or state[facing] == 0:
         return 0
-    if is_pregnant(state, last) or is_pregnant(state, facing):
+    if is_pregnant(state, last, params) or is_pregnant(state, facing, params):
         return 0  # a pregnant pit's seeds belong to its owner: they take part in no capture
     if has_uur(params) and state[facing] == 3:
         _make_uur(state, last, facing, mover)
@@ -129,27 +129,30 @@ def _four(state, last, mover, params):
         for pit in range(pit_count(params)):
             take(state, pit, mover)
         return CAPTURED
-    owner = state[OWNER + last]
+    holder = owner(state, last, params)
     rule = params[P_FOUR_LAST]
-    if rule == FOUR_LAST_OWN_ONLY and owner != mover:
+    if rule == FOUR_LAST_OWN_ONLY and holder != mover:
         return 0
-    take(state, last, owner if rule == FOUR_LAST_OWNER else mover)
-    return CAPTURED if owner != mover and rule != FOUR_LAST_OWNER else 0
+    take(state, last, holder if rule == FOUR_LAST_OWNER else mover)
+    return CAPTURED if holder != mover and rule != FOUR_LAST_OWNER else 0
 
 
 @njit(cache=True, _nrt=False)
-def _even(state, pit):
+def _even(state, pit, params):
     """An open, non-pregnant pit holding an even number of seeds, at least two."""
     count = state[pit]
     return (
-        count > 0 and count % 2 == 0 and not is_closed(state, pit) and not is_pregnant(state, pit)
+        count > 0
+        and count % 2 == 0
+        and not is_closed(state, pit, params)
+        and not is_pregnant(state, pit, params)
     )
 
 
 @njit(cache=True, _nrt=False)
 def even_pair(state, pit, params):
     """Whether `pit` and the pit facing it both hold an even number of seeds (2, 4, ...)."""
-    return _even(state, pit) and _even(state, facing_pit(pit, params))
+    return _even(state, pit, params) and _even(state, facing_pit(pit, params), params)
 
 
 @njit(cache=True, _nrt=False)
@@ -164,7 +167,7 @@ def even_pairs(state, mover, params):
     return flags
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="derived")
 def capture(state, last, mover, params):
     """Apply the rule set's capture after a sowing that ended at `last`; return flags."""
     if last >= STORE:  # the last seed fell into a store

@@ -16,6 +16,12 @@ This `njit` stamps each cache entry with the key of the module the kernel is wri
 directly or not), numba's version and whether numba checks bounds (which numba's own cache does
 not tell apart), so a change there compiles afresh, and a change anywhere else does not. Both
 tricks reach into numba's internals, which `numba_internals` holds.
+
+``inline="derived"`` marks a small kernel on the path of every move (the sowing's lap, the
+capture, counting the legal moves): a rule set's own kernels (`engine.compiler`), where its
+folded body is a few lines, inline it (numba's ``inline="always"``); the shared kernels, where
+its body holds every rule set's branches, call it, as inlining those there costs a fifth more
+compile time for a build used in the tests and for debugging.
 """
 
 from __future__ import annotations
@@ -30,6 +36,8 @@ from numba.extending import is_jitted
 from .numba_internals import compile_by_type, stamp_cache
 from .source_keys import module_key
 
+INLINE_DERIVED = "derived"  # inlined in a rule set's own kernels, called in the shared ones
+
 
 def njit(function: Callable | None = None, **options: Any) -> Any:
     """`numba.njit(function, **options)`, or its decorator when `function` is not given, whose
@@ -37,6 +45,8 @@ def njit(function: Callable | None = None, **options: Any) -> Any:
     if function is None:
         return lambda function: njit(function, **options)
     cache = options.pop("cache", False)
+    if options.get("inline") == INLINE_DERIVED:
+        options["inline"] = "never"
     dispatcher = numba.njit(**options)(function)
     if is_jitted(dispatcher):  # not under NUMBA_DISABLE_JIT
         compile_by_type(dispatcher)

@@ -13,7 +13,7 @@ Action numbers, seen from the mover's side:
   `pieces`).
 """
 
-from .board import has_setting_out, house_pit, is_closed, is_pregnant
+from .board import has_setting_out, house_pit, is_closed, is_pregnant, owner
 from .capture import capture
 from .jit import njit
 from .layout import (
@@ -22,7 +22,6 @@ from .layout import (
     OPENING_NONE,
     OPENING_TWO_HOUSES,
     OPENING_TWO_HOUSES_ROUND_START,
-    OWNER,
     P_FIRST_TURN,
     P_HOUSES,
     P_LIFT_ACTIONS,
@@ -46,9 +45,13 @@ from .sowing import ENDLESS, sow, sow_hand, sow_relay
 
 
 @njit(cache=True, _nrt=False)
-def _own_pit(state, pit, mover):
+def _own_pit(state, pit, mover, params):
     """A pit the mover may lift from: theirs, open, and not a pregnant (uur) pit."""
-    return state[OWNER + pit] == mover and not is_closed(state, pit) and not is_pregnant(state, pit)
+    return (
+        owner(state, pit, params) == mover
+        and not is_closed(state, pit, params)
+        and not is_pregnant(state, pit, params)
+    )
 
 
 @njit(cache=True, _nrt=False)
@@ -103,10 +106,11 @@ def make_move(state, action, mover, params):
     return capture(state, last, mover, params)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="derived")
 def rule_candidates(state, mover, params, out):
     """Mark the actions the sowing and special-move rules allow, before feeding and relays."""
-    out[: params[P_N_ACTIONS]] = 0
+    for action in range(params[P_N_ACTIONS]):  # (a loop: numba's slice assignment is slower)
+        out[action] = 0
     if params[P_PIECE_GAME] == 1:
         piece_candidates(state, mover, params, out)
         return
@@ -117,7 +121,7 @@ def rule_candidates(state, mover, params, out):
     if _first_turn(state, mover, params):  # only the rightmost filled house (house 6 side)
         for h in range(lifts - 1, -1, -1):
             pit = house_pit(mover, h, params)
-            if _own_pit(state, pit, mover) and state[pit] > 0:
+            if _own_pit(state, pit, mover, params) and state[pit] > 0:
                 out[h] = 1
                 return
         return
@@ -126,8 +130,8 @@ def rule_candidates(state, mover, params, out):
         for h in range(lifts - 1):
             first, second = house_pit(mover, h, params), house_pit(mover, h + 1, params)
             if (
-                _own_pit(state, first, mover)
-                and _own_pit(state, second, mover)
+                _own_pit(state, first, mover, params)
+                and _own_pit(state, second, mover, params)
                 and state[first] > 0
                 and state[second] > 0
             ):
@@ -140,13 +144,13 @@ def rule_candidates(state, mover, params, out):
         biggest = 0
         for h in range(lifts):
             pit = house_pit(mover, h, params)
-            if _own_pit(state, pit, mover):
+            if _own_pit(state, pit, mover, params):
                 biggest = max(biggest, state[pit])
         if biggest < min_lift:
             min_lift = 1
     for h in range(lifts):
         pit = house_pit(mover, h, params)
-        if _own_pit(state, pit, mover) and state[pit] >= min_lift:
+        if _own_pit(state, pit, mover, params) and state[pit] >= min_lift:
             out[h] = 1
     special = params[P_SPECIAL_MOVE]
     if special != SPECIAL_NONE and state[SPECIAL_USED + mover] == 0:

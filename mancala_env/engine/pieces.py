@@ -29,7 +29,7 @@ The rule page, docs/variants/mighty_men.md, gives the reason for every reading.
 
 import numpy as np
 
-from .board import facing_pit, house_pit, pit_count, row_seeds
+from .board import facing_pit, house_pit, owner, pit_count, row_seeds
 from .capture import CAPTURED, EXTRA_TURN
 from .jit import njit
 from .layout import (
@@ -61,7 +61,6 @@ from .layout import (
     MOVE_RESOLVED,
     MOVE_SLAM_ALLOWED,
     MOVE_STAMP,
-    OWNER,
     P_CAPTURE_LAST_SEED,
     P_HOUSES,
     P_LIFT_ACTIONS,
@@ -312,7 +311,7 @@ def _plain_capture_takes_all(state, origin, mover, params, scratch):
     copy_into(scratch, state)
     last = sow(scratch, origin, mover, params)
     facing = facing_pit(last, params)
-    if scratch[OWNER + last] != mover or scratch[last] != 1 or scratch[facing] == 0:
+    if owner(scratch, last, params) != mover or scratch[last] != 1 or scratch[facing] == 0:
         return False
     return scratch[facing] == row_seeds(scratch, 1 - mover, params)
 
@@ -407,7 +406,7 @@ def _sow(state, mover, params):
         if place == hand - 1:
             state[MOVE + MOVE_LAST_PIT] = target
             state[MOVE + MOVE_LAST_PIECE] = i
-            empty_own = state[target] == 0 and state[OWNER + target] == mover
+            empty_own = state[target] == 0 and owner(state, target, params) == mover
             state[MOVE + MOVE_CAPTURES] = 1 if empty_own else 0
         state[target] += 1
     state[MOVE + MOVE_RESOLVED] = 0

@@ -17,7 +17,7 @@ endless. The bound is chosen far above the longest relay that ends (`docs/relays
 by `benchmarks/relay_lengths.py`); without it (0), the repeat alone decides.
 """
 
-from .board import board_seeds, closes_pits, is_closed, is_pregnant, take
+from .board import board_seeds, is_closed, is_pregnant, owner, take
 from .capture import even_pair, even_pairs, in_final_pot
 from .jit import njit
 from .layout import (
@@ -29,7 +29,6 @@ from .layout import (
     FOUR_ON_THE_WAY_NONE,
     FOUR_ON_THE_WAY_OWNER,
     MAX_PITS,
-    OWNER,
     P_CAPTURE,
     P_CONTINUE,
     P_DIRECTION,
@@ -74,7 +73,7 @@ def next_position(state, pos, mover, params):
                 pos = 0
             elif pos < 0:
                 pos = 2 * houses - 1
-        if pos >= STORE or not closes_pits(params) or not is_closed(state, pos):
+        if pos >= STORE or not is_closed(state, pos, params):
             return pos
 
 
@@ -83,12 +82,12 @@ def _take_four_on_the_way(state, pit, mover, hand, params):
     """A pit just made four by a seed that is not the last (`hand` seeds are still to sow):
     its owner takes it (Obridjie, Ncho), or the mover does when it is one of their own pits
     (J'erin). Returns the player who took it, or -1."""
-    if state[pit] != 4 or is_pregnant(state, pit) or in_final_pot(state, hand, params):
+    if state[pit] != 4 or is_pregnant(state, pit, params) or in_final_pot(state, hand, params):
         return -1
-    owner = state[OWNER + pit]
-    if params[P_FOUR_ON_THE_WAY] == FOUR_ON_THE_WAY_OWNER or owner == mover:
-        take(state, pit, owner)
-        return owner
+    holder = owner(state, pit, params)
+    if params[P_FOUR_ON_THE_WAY] == FOUR_ON_THE_WAY_OWNER or holder == mover:
+        take(state, pit, holder)
+        return holder
     return -1
 
 
@@ -102,7 +101,7 @@ def _decides_the_rest(state, hand, params):
     )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="derived")
 def sow_lap(state, start, hand, mover, move_origin, params):
     """Sow `hand` seeds one by one after `start`; return the position of the last seed.
 
@@ -129,7 +128,7 @@ def sow_lap(state, start, hand, mover, move_origin, params):
     return pos
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="derived")
 def sow(state, pit, mover, params):
     """Lift `pit` and sow it, relaying as the rules say; return the last position or ENDLESS."""
     hand = state[pit]
@@ -137,7 +136,7 @@ def sow(state, pit, mover, params):
     return sow_hand(state, pit, hand, mover, params)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="derived")
 def sow_hand(state, origin, hand, mover, params):
     """Sow `hand` seeds after the lifted pit `origin`, relaying as P_CONTINUE says."""
     if params[P_CONTINUE] == CONTINUE_NEVER:  # one lap (the rule sets without relays compile
@@ -167,7 +166,7 @@ def relay_goes_on(state, last, mover, params, rule):
         if params[P_CAPTURE] == CAPTURE_EVEN_PAIRS:
             even_pairs(state, mover, params)  # the other even pairs, before the next lap
     # a pregnant pit keeps its seeds for its owner, or is lifted like any other
-    return not is_pregnant(state, last) or params[P_UUR_RELAY] != UUR_RELAY_END
+    return not is_pregnant(state, last, params) or params[P_UUR_RELAY] != UUR_RELAY_END
 
 
 @njit(cache=True, _nrt=False)

@@ -15,6 +15,7 @@ from .board import (
     has_uur,
     house_pit,
     is_pregnant,
+    owner,
     pit_count,
     row_seeds,
     uur_holder,
@@ -165,7 +166,7 @@ def legal_actions(state, params, out):
             pit = house_pit(mover, house, params)
             record = _record(state, house) if keep else scratch
             if (
-                state[OWNER + pit] == mover
+                owner(state, pit, params) == mover
                 and state[pit] > 0
                 and _outcome(state, house, mover, params, record) == 1
             ):
@@ -181,7 +182,7 @@ def free_row_seeds(state, player, params):
     """Seeds `player` could still move: those in their pits that are not pregnant (uur)."""
     total = 0
     for pit in range(pit_count(params)):
-        if state[OWNER + pit] == player and not is_pregnant(state, pit):
+        if owner(state, pit, params) == player and not is_pregnant(state, pit, params):
             total += state[pit]
     return total
 
@@ -192,13 +193,13 @@ def _before_handing_out(state, player, params):
     and the special pieces follow the seeds of their pit to `player` (-1: the pit's owner).
     Only rule sets with those mechanics get here (a rule set's own kernels drop the call)."""
     for pit in range(pit_count(params)):
-        if is_pregnant(state, pit):
+        if is_pregnant(state, pit, params):
             state[STORE + uur_holder(state, pit)] += state[pit]
             state[pit] = 0
             state[UUR + pit] = 0
     if has_pieces(params):
         for pit in range(pit_count(params)):
-            pieces_follow(state, pit, state[OWNER + pit] if player < 0 else player)
+            pieces_follow(state, pit, owner(state, pit, params) if player < 0 else player)
 
 
 @njit(cache=True, _nrt=False)
@@ -243,7 +244,7 @@ def _award_board(state, player, reason, params):
     _end_round(state, reason, params)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="derived")
 def count_legal(state, params):
     """How many legal actions the player to move in `state` has."""
     total = 0
@@ -252,7 +253,7 @@ def count_legal(state, params):
     return total
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="derived")
 def nth_legal_action(state, params, n):
     """The legal action number `n` (from 0) of the player to move, in the order of the action
     numbers; -1 when there are no more than `n`."""
@@ -277,7 +278,7 @@ def _too_few_seeds(state, seeds, params):
     )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="derived")
 def _ended_by_position(state, params):
     """Apply the end rules that depend on the position alone; True if the game ended."""
     seeds = board_seeds(state, params)
@@ -299,7 +300,7 @@ def _ended_by_position(state, params):
     return state[ROUND_OVER] == 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="derived")
 def begin_turn(state, params):
     """Settle the turn of the player to move: their legal actions, or the end of the round
     (and then the next round of a match, or the end of the game)."""
@@ -313,7 +314,7 @@ def begin_turn(state, params):
             return
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="derived")
 def _settle_turn(state, params):
     """The legal actions of the player to move, or the end of the round.
 

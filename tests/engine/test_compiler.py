@@ -23,6 +23,7 @@ from mancala_env.engine import turn
 from mancala_env.engine.compiler import ENGINE, ConventionError, specialised
 from mancala_env.engine.compiler.cache import derived_name
 from mancala_env.engine.compiler.derive import derive
+from mancala_env.engine.compiler.fold import Fold
 from mancala_env.kernels import HOT_MODULES
 from mancala_env.variants import get_variant
 
@@ -92,6 +93,71 @@ def test_oware_kernels_call_none_of_the_mechanics_it_lacks():
                      "_before_handing_out", "_first_turn", "_opening_turn"):  # fmt: skip
         assert mechanic not in calls
     assert "sow_lap" in called(kernel(source, "sow_hand"))
+
+
+def game_kernels(source: str) -> list[ast.FunctionDef]:
+    """The kernels a game runs (`new_game`, `step`, `begin_turn` and all they call)."""
+    seen, todo = set(), ["new_game", "step", "begin_turn"]
+    while todo:
+        name = todo.pop()
+        seen.add(name)
+        todo += [n for n in called(kernel(source, name)) - seen if f"def {n}(" in source]
+    return [kernel(source, name) for name in seen]
+
+
+def state_blocks_read(source: str) -> set[str]:
+    """The state blocks the kernels a game runs read (``state[OWNER + pit]``, ...)."""
+    return {
+        node.slice.left.id
+        for function in game_kernels(source)
+        for node in ast.walk(function)
+        if isinstance(node, ast.Subscript)
+        and isinstance(node.ctx, ast.Load)
+        and isinstance(node.slice, ast.BinOp)
+        and isinstance(node.slice.left, ast.Name)
+    }
+
+
+@pytest.mark.parametrize(
+    "name, options, reads, skips",
+    [
+        ("oware", {}, set(), {"OWNER", "CLOSED", "UUR"}),  # pits never change hands or close
+        ("ncho", {}, set(), {"OWNER", "CLOSED", "UUR"}),  # one game, no rounds
+        ("ncho", {"match": True}, {"OWNER", "CLOSED"}, {"UUR"}),  # houses bought, some unfilled
+        ("layli_goobalay", {}, {"UUR"}, {"OWNER", "CLOSED"}),  # pregnant pits on rows that stay
+    ],
+)
+def test_a_pit_flag_is_read_only_where_the_rule_set_has_its_mechanic(name, options, reads, skips):
+    """`board.owner`, `is_closed` and `is_pregnant` ask the rule set first: where it lacks the
+    mechanic, its kernels read no flag of it."""
+    blocks = state_blocks_read(derived_source(name, **options))
+    assert reads <= blocks
+    assert not skips & blocks
+
+
+def test_small_kernels_on_every_moves_path_are_inlined_in_the_derived_kernels_alone():
+    """``inline="derived"``: the derived copy inlines (numba's "always"), the shared one calls."""
+    from mancala_env.engine import sowing
+
+    decorator = kernel(derived_source("oware"), "sow_lap").decorator_list[0]
+    assert {k.arg: ast.literal_eval(k.value) for k in decorator.keywords}["inline"] == "always"
+    assert sowing.sow_lap.targetoptions["inline"] == "never"
+
+
+@pytest.mark.parametrize(
+    "written, folded",
+    [
+        ("a and True and b", "a and b"),  # a constant that cannot decide changes nothing
+        ("x == 1 and True", "x == 1"),  # nor last, after a comparison
+        ("not a or False", "not a"),
+        ("a and True", "a and True"),  # the value of `a` is kept when it is not True or False
+        ("f(x) and False", "f(x) and False"),  # the call is made before the constant decides
+        ("x == 1 and False", "False"),
+    ],
+)
+def test_the_folder_drops_constants_that_cannot_decide_an_and_or_an_or(written, folded):
+    node = Fold((), {}).visit(ast.parse(written, mode="eval").body)
+    assert ast.unparse(node) == folded
 
 
 def test_the_mechanics_a_rule_set_uses_stay_in_its_kernels():

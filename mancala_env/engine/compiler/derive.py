@@ -18,6 +18,7 @@ from types import ModuleType
 import numba
 
 from .. import layout
+from ..jit import INLINE_DERIVED
 from . import conventions
 from .fold import LAYOUT_INTS, fold_kernels, folded_constant
 
@@ -100,7 +101,7 @@ def _copied(
         elif id(node) in kernels:
             assert isinstance(node, ast.FunctionDef)
             conventions.check_one_owner(module, node.name, owner)
-            copied.append(node)
+            copied.append(_inlined_when_derived(node))
     bound = [node.name for node in copied if isinstance(node, ast.FunctionDef)]
     bound += [
         target.id
@@ -111,6 +112,21 @@ def _copied(
     ]
     conventions.check_bound_once(module, tree, bound)
     return copied
+
+
+def _inlined_when_derived(kernel: ast.FunctionDef) -> ast.FunctionDef:
+    """`kernel` with ``inline="derived"`` (`jit.INLINE_DERIVED`) in its decorator made
+    ``inline="always"``: the derived kernels inline what the shared ones call."""
+    for decorator in kernel.decorator_list:
+        for keyword in decorator.keywords if isinstance(decorator, ast.Call) else ():
+            value = keyword.value
+            if (
+                keyword.arg == "inline"
+                and isinstance(value, ast.Constant)
+                and value.value == INLINE_DERIVED
+            ):
+                keyword.value = ast.Constant("always")
+    return kernel
 
 
 def _check_names(

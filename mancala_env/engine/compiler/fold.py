@@ -180,8 +180,8 @@ class Fold(ast.NodeTransformer):
         return node
 
     def visit_BoolOp(self, node: ast.BoolOp) -> ast.expr:
-        """Fold the leading constant operands (the ones evaluated before any call), and a
-        deciding constant after operands that call nothing."""
+        """Fold the leading constant operands (the ones evaluated before any call), a deciding
+        constant after operands that call nothing, and drop the constants that cannot decide."""
         self.generic_visit(node)
         decisive = isinstance(node.op, ast.Or)  # the value that decides an `or`
         for k, operand in enumerate(node.values):
@@ -200,6 +200,18 @@ class Fold(ast.NodeTransformer):
             values.pop(0)
         if not values:
             return ast.copy_location(ast.Constant(not decisive), node)
+        # A constant that cannot decide changes nothing before the last operand (`a and True and
+        # b` is `a and b`), nor as the last after operands that are True or False (`x == 1 and
+        # True` is `x == 1`); the last of other operands is the value when all before pass on.
+        last = len(values) - 1
+        after_booleans = all(_is_boolean(value) for value in values[:last])
+        values = [
+            value
+            for k, value in enumerate(values)
+            if (k == last and not after_booleans)
+            or (constant := self._constant(value)) is None
+            or bool(constant) == decisive
+        ] or values[:1]
         if len(values) == 1:
             return values[0]
         node.values = values
@@ -222,6 +234,16 @@ class Fold(ast.NodeTransformer):
         if decided is None:
             return node
         return node.body if decided else node.orelse
+
+
+def _is_boolean(node: ast.expr) -> bool:
+    """Whether `node` is True or False whatever its operands (a comparison, a ``not``, or an
+    ``and`` or ``or`` of such)."""
+    if isinstance(node, ast.BoolOp):
+        return all(_is_boolean(value) for value in node.values)
+    return isinstance(node, ast.Compare) or (
+        isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+    )
 
 
 def _condition(test: ast.expr) -> ast.expr:

@@ -1,5 +1,5 @@
 """Closed pits: out of play, left unfilled between rounds (Ncho, J'erin, Rio Kadalis) or
-poisoned (10 Mighty Men). The rule code asks `board.is_closed(state, pit)`."""
+poisoned (10 Mighty Men). The rule code asks `board.is_closed(state, pit, params)`."""
 
 from typing import Any
 
