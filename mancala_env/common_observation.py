@@ -14,7 +14,7 @@ in [0, 1]:
 - last, one number per rule set, 1 for the rule set being played.
 
 `common_names()` names each number; `CommonEncoder(params, variant)` encodes raw observations
-(one or a batch of rows).
+(one or a batch of rows). `COMMON_VERSION` changes whenever the numbers do.
 """
 
 from __future__ import annotations
@@ -60,6 +60,10 @@ COMMON_NAMES = [
     *(f"variant={name}" for name in VARIANTS),
 ]
 COMMON_SIZE = len(COMMON_NAMES)
+# The encoding's version: the next one with any change to its numbers (a rule set or a number
+# added, or their order), so a network fitted on one version is never fed another unseen;
+# tests/engine/test_layout_pins.py pins each version's size and names.
+COMMON_VERSION = 1
 _POSITION = {name: i for i, name in enumerate(COMMON_NAMES)}
 
 

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from .common_observation import COMMON_SIZE
+from .common_observation import COMMON_SIZE, COMMON_VERSION
 from .game import Game
 from .observation import observation_high, observation_spec
 from .variants import VARIANTS
@@ -29,13 +29,16 @@ every number any rule set's observation has, in one order (a number the rule set
 counts divided by their largest value under the rule set, categories one-hot (`name=k`: a
 pregnant pit's holder, the phases, a special piece's kind and place, the lifted and the
 Shepherd's pit), and last one number per rule set, 1 for the one being played (`variant=NAME`).
-`mancala_env.common_observation.common_names()` names them all.
+`mancala_env.common_observation.common_names()` names them all. The encoding is version
+{version} (`mancala_env.common_observation.COMMON_VERSION`): a network fitted on one version
+reads the same numbers in the same places on any release of that version, and any change to
+them (a rule set or a number added) comes with the next one.
 """
 
 
 def observation_tables() -> str:
     """The page: its introduction and a table per rule set (index, name, values, meaning)."""
-    parts = [INTRO.format(size=COMMON_SIZE)]
+    parts = [INTRO.format(size=COMMON_SIZE, version=COMMON_VERSION)]
     for name, variant in VARIANTS.items():
         game = Game(name)
         spec, high = observation_spec(game.params), observation_high(game.params)

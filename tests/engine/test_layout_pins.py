@@ -1,5 +1,6 @@
 """The numbers stored things depend on, written out: the state's offsets and sizes, the rule
-parameters' offsets, the position hash's slots and each rule set's observation names.
+parameters' offsets, the position hash's slots, each rule set's observation names and the
+common encoding's version.
 
 Stored snapshots, tournament stores, opening suites and the shipped networks
 (`agents/networks/oware.npz`) were made against these; a change to any of them is a change of
@@ -7,9 +8,12 @@ format and must come with a new version, not slip in with a refactor. The last t
 the observation writer writes exactly the numbers its names name.
 """
 
+import hashlib
+
 import numpy as np
 import pytest
 
+from mancala_env.common_observation import COMMON_NAMES, COMMON_SIZE, COMMON_VERSION
 from mancala_env.engine import layout as L
 from mancala_env.engine.position import POSITION_SLOTS as DERIVED_POSITION_SLOTS
 from mancala_env.game import Game
@@ -1019,6 +1023,19 @@ def test_layout_offsets_and_sizes_are_pinned(table):
 
 def test_position_slots_are_pinned():
     assert DERIVED_POSITION_SLOTS.tolist() == list(POSITION_SLOTS)
+
+
+# The common encoding's size and the digest of its names ("\n"-joined), version by version.
+COMMON_ENCODINGS = {
+    1: (511, "3bf0ee39a5212349e5237f5b526093b9cb4a2d5ef682eba3a9613b110a555e64"),
+}
+
+
+def test_the_common_encoding_is_pinned_by_its_version():
+    """A rule set or a number added changes the common encoding: it must come with the next
+    `COMMON_VERSION` (and its pin here), never unseen."""
+    digest = hashlib.sha256("\n".join(COMMON_NAMES).encode()).hexdigest()
+    assert COMMON_ENCODINGS.get(COMMON_VERSION) == (COMMON_SIZE, digest)
 
 
 def test_every_rule_set_is_pinned():
