@@ -31,10 +31,10 @@ from .engine import layout as L
 from .engine.board import has_pieces, has_rounds, has_setting_out, has_uur, house_pit
 from .engine.jit import njit
 from .engine.mechanics import MECHANICS, Number
+from .engine.mechanics.pieces import PLACE_CODES
 from .engine.setting_out import central_pit
 
 MAX_OBSERVATION = 128  # more numbers than any rule set's observation has
-PLACE_CODES = 16  # where a special piece is, as the observation tells it
 
 
 @njit(cache=True, _nrt=False)
@@ -161,23 +161,11 @@ def seen_pits(params: np.ndarray) -> list[str]:
     return [f"own_house_{k}" for k in houses] + [f"opponent_house_{k}" for k in houses]
 
 
-PIT_CATEGORIES = L.MAX_PITS + 1  # a pit in the observer's order, or none
-PIECE_FIELDS = (
-    Number("kind", "0 none or a regular piece, else 1 Farmer .. 10 Spy (`layout.KIND_*`)",
-           len(L.KIND_NAMES) + 1),
-    Number("place", "0..11 a pit (observer's order), 12 own store, 13 opponent's, 14 hand, "
-           "15 none", PLACE_CODES),
-    Number("earlier", "special pieces in its pit that came there before it"),
-    Number("drop", "0 none, else 1 + its place in the sowing under way"),
-    Number("shift", "0 none or undecided, else 1 + the Hunter's or Trickster's distance"),
-)  # fmt: skip
-
-
 def observation_spec(params: np.ndarray) -> list[Number]:
     """Each number of the observation under `params`, in order (the names of
     `raw_env.observation_names`; `docs/observations.md` has the tables): those the mechanics
-    declare (`engine.mechanics`), of each mechanic the rule set observes, then the special
-    pieces'."""
+    declare (`engine.mechanics`), of each mechanic the rule set observes (the special pieces'
+    last)."""
     pits = seen_pits(params)
     spec = []
     for mechanic in MECHANICS:
@@ -185,22 +173,6 @@ def observation_spec(params: np.ndarray) -> list[Number]:
             mechanic.observed is None or getattr(board, mechanic.observed)(params)
         ):
             spec += mechanic.observation(pits)
-    if has_pieces(params):
-        spec += [Number(f"piece_{i}_{field.name}", field.meaning, field.categories)
-                 for i in range(L.MAX_PIECES) for field in PIECE_FIELDS]  # fmt: skip
-        spec += [Number(f"{pit}_poisoned", "1 if the pit is poisoned") for pit in pits]
-        spec += [Number("decision_phase", "the decision asked (`layout.PHASE_*`), 0 none",
-                        len(L.PHASE_NAMES)),
-                 Number("decision_piece", "0 none, else 1 + the slot of the piece it is about"),
-                 Number("pieces_in_hand", "pieces lifted and not yet sown"),
-                 Number("lifted_pit", "the pit lifted, in the observer's order; 12 none",
-                        PIT_CATEGORIES),
-                 Number("shepherd_pit", "the Shepherd's pit, in the observer's order; 12 none",
-                        PIT_CATEGORIES),
-                 Number("shepherd_count_1",
-                        "0 none, else 1 + the first count the Shepherd chose"),
-                 Number("shepherd_count_2",
-                        "0 none, else 1 + the second count he chose")]  # fmt: skip
     return spec
 
 
