@@ -30,9 +30,9 @@ counts divided by their largest value under the rule set, categories one-hot (`n
 pregnant pit's holder, the phases, a special piece's kind and place, the lifted and the
 Shepherd's pit), and last one number per rule set, 1 for the one being played (`variant=NAME`).
 `mancala_env.common_observation.common_names()` names them all. The encoding is version
-{version} (`mancala_env.common_observation.COMMON_VERSION`): a network fitted on one version
-reads the same numbers in the same places on any release of that version, and any change to
-them (a rule set or a number added) comes with the next one.
+{version} (`mancala_env.common_observation.COMMON_VERSION`): every release of one version
+gives the same numbers, in the same places and scaled alike, so a network fitted on it plays on
+any of them; a rule set or a number added, or a largest value changed, comes with the next.
 """
 
 

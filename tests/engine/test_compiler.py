@@ -148,15 +148,36 @@ def test_small_kernels_on_every_moves_path_are_inlined_in_the_derived_kernels_al
     "written, folded",
     [
         ("a and True and b", "a and b"),  # a constant that cannot decide changes nothing
-        ("x == 1 and True", "x == 1"),  # nor last, after a comparison
+        ("x == 1 and True", "x == 1"),  # nor last, when it is True after True or False
         ("not a or False", "not a"),
         ("a and True", "a and True"),  # the value of `a` is kept when it is not True or False
+        ("x == 1 and 2", "x == 1 and 2"),  # 2, not True, when x is 1
+        ("x or True", "x or True"),  # x's value when it is not 0
         ("f(x) and False", "f(x) and False"),  # the call is made before the constant decides
         ("x == 1 and False", "False"),
+        ("1 and 2", "2"),
+        ("0 or x", "x"),
+        ("not (a and True)", "not a"),  # `not` counts its operand's truth alone
     ],
 )
-def test_the_folder_drops_constants_that_cannot_decide_an_and_or_an_or(written, folded):
+def test_the_folder_keeps_the_value_of_an_and_or_an_or(written, folded):
     node = Fold((), {}).visit(ast.parse(written, mode="eval").body)
+    assert ast.unparse(node) == folded
+
+
+@pytest.mark.parametrize(
+    "written, folded",
+    [
+        ("slam and False", "False"),  # where only the truth counts, a deciding constant decides
+        ("x or True", "True"),
+        ("a and (b or False)", "a and b"),
+        ("f(x) or True", "f(x) or True"),  # the call is still made
+        ("a and True", "a"),
+    ],
+)
+def test_in_a_condition_the_folder_counts_truth(written, folded):
+    fold = Fold((), {})
+    node = fold.in_condition(fold.visit(ast.parse(written, mode="eval").body))
     assert ast.unparse(node) == folded
 
 

@@ -8,6 +8,7 @@ format and must come with a new version, not slip in with a refactor. The last t
 the observation writer writes exactly the numbers its names name.
 """
 
+import dataclasses
 import hashlib
 
 import numpy as np
@@ -17,7 +18,12 @@ from mancala_env.common_observation import COMMON_NAMES, COMMON_SIZE, COMMON_VER
 from mancala_env.engine import layout as L
 from mancala_env.engine.position import POSITION_SLOTS as DERIVED_POSITION_SLOTS
 from mancala_env.game import Game
-from mancala_env.observation import MAX_OBSERVATION, observation_names, write_observation
+from mancala_env.observation import (
+    MAX_OBSERVATION,
+    observation_high,
+    observation_names,
+    write_observation,
+)
 from mancala_env.variants import VARIANTS
 
 STATE_OFFSETS = {
@@ -1025,17 +1031,29 @@ def test_position_slots_are_pinned():
     assert DERIVED_POSITION_SLOTS.tolist() == list(POSITION_SLOTS)
 
 
-# The common encoding's size and the digest of its names ("\n"-joined), version by version.
+# The common encoding's size and the digest of what it is made of (`common_encoding_digest`),
+# version by version.
 COMMON_ENCODINGS = {
-    1: (511, "3bf0ee39a5212349e5237f5b526093b9cb4a2d5ef682eba3a9613b110a555e64"),
+    1: (511, "d0be9452722ac9f4885cabb60d5bfda704e7864957dcc66bdf073ade3192e283"),
 }
 
 
+def common_encoding_digest() -> str:
+    """The digest of the common encoding's names and of what it scales each rule set's numbers
+    by: the largest value of every raw number, under the defaults and with a match."""
+    lines = list(COMMON_NAMES)
+    for name, variant in VARIANTS.items():
+        has_match = "match" in {f.name for f in dataclasses.fields(variant.options_type)}
+        for options in ({}, {"match": True}) if has_match else ({},):
+            high = observation_high(Game(name, **options).params).tolist()
+            lines.append(f"{name} {sorted(options)}: {high}")
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()
+
+
 def test_the_common_encoding_is_pinned_by_its_version():
-    """A rule set or a number added changes the common encoding: it must come with the next
-    `COMMON_VERSION` (and its pin here), never unseen."""
-    digest = hashlib.sha256("\n".join(COMMON_NAMES).encode()).hexdigest()
-    assert COMMON_ENCODINGS.get(COMMON_VERSION) == (COMMON_SIZE, digest)
+    """A rule set or a number added, or a number's largest value changed, changes the common
+    encoding: it must come with the next `COMMON_VERSION` (and its pin here), never unseen."""
+    assert COMMON_ENCODINGS.get(COMMON_VERSION) == (COMMON_SIZE, common_encoding_digest())
 
 
 def test_every_rule_set_is_pinned():

@@ -158,6 +158,8 @@ class Fold(ast.NodeTransformer):
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.expr:
         self.generic_visit(node)
+        if isinstance(node.op, ast.Not):  # `not` looks at the truth of its operand alone
+            node.operand = self.in_condition(node.operand)
         value = self._constant(node.operand)
         if value is None:
             return node
@@ -180,38 +182,45 @@ class Fold(ast.NodeTransformer):
         return node
 
     def visit_BoolOp(self, node: ast.BoolOp) -> ast.expr:
-        """Fold the leading constant operands (the ones evaluated before any call), a deciding
-        constant after operands that call nothing, and drop the constants that cannot decide."""
+        """Fold the constants of an ``and`` or ``or`` where the value (not only its truth) stays
+        the same: the leading ones (evaluated before any call), a deciding True (or False) after
+        operands that call nothing and are True or False, and those that cannot decide."""
         self.generic_visit(node)
-        decisive = isinstance(node.op, ast.Or)  # the value that decides an `or`
+        decisive = isinstance(node.op, ast.Or)  # the truth that decides an `or`
         for k, operand in enumerate(node.values):
             if any(isinstance(n, ast.Call) for n in ast.walk(operand)):
                 break
             value = self._constant(operand)
-            if k > 0 and value is not None and bool(value) == decisive:
+            if (
+                k > 0
+                and value is not None
+                and value == decisive
+                and all(_is_boolean(before) for before in node.values[:k])
+            ):
                 return ast.copy_location(ast.Constant(decisive), node)
         values = list(node.values)
+        passed = None  # the value of the last leading constant that passed on
         while values:
             value = self._constant(values[0])
             if value is None:
                 break
             if bool(value) == decisive:
-                return ast.copy_location(ast.Constant(decisive), node)
-            values.pop(0)
+                return values[0]
+            passed = values.pop(0)
         if not values:
-            return ast.copy_location(ast.Constant(not decisive), node)
+            return passed
         # A constant that cannot decide changes nothing before the last operand (`a and True and
-        # b` is `a and b`), nor as the last after operands that are True or False (`x == 1 and
-        # True` is `x == 1`); the last of other operands is the value when all before pass on.
+        # b` is `a and b`), nor as the last when it is True (or False) after operands that are
+        # True or False (`x == 1 and True` is `x == 1`).
         last = len(values) - 1
         after_booleans = all(_is_boolean(value) for value in values[:last])
         values = [
             value
             for k, value in enumerate(values)
-            if (k == last and not after_booleans)
-            or (constant := self._constant(value)) is None
+            if (constant := self._constant(value)) is None
             or bool(constant) == decisive
-        ] or values[:1]
+            or (k == last and not (after_booleans and constant == (not decisive)))
+        ]
         if len(values) == 1:
             return values[0]
         node.values = values
@@ -219,7 +228,7 @@ class Fold(ast.NodeTransformer):
 
     def visit_If(self, node: ast.If) -> ast.stmt | list[ast.stmt]:
         self.generic_visit(node)
-        node.test = _condition(node.test)
+        node.test = self.in_condition(node.test)
         decided = self._constant(node.test)
         if decided is None:
             if not node.body:
@@ -228,12 +237,47 @@ class Fold(ast.NodeTransformer):
         kept = node.body if decided else node.orelse
         return kept or [ast.Pass()]
 
+    def visit_While(self, node: ast.While) -> ast.stmt:
+        self.generic_visit(node)
+        node.test = self.in_condition(node.test)
+        return node
+
     def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
         self.generic_visit(node)
+        node.test = self.in_condition(node.test)
         decided = self._constant(node.test)
         if decided is None:
             return node
         return node.body if decided else node.orelse
+
+    def in_condition(self, test: ast.expr) -> ast.expr:
+        """`test` (folded) where only its truth counts, as an ``if``'s, a ``while``'s or a
+        ``not``'s: every operand of an ``and`` or ``or`` in it counts by its truth too, so a
+        constant that cannot decide goes, and one that decides ends it (a True after operands
+        that call nothing makes an ``or`` True; ``slam and False`` is False)."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test.operand = self.in_condition(test.operand)
+            value = self._constant(test.operand)
+            return test if value is None else ast.copy_location(ast.Constant(not value), test)
+        if not isinstance(test, ast.BoolOp):
+            return test
+        decisive = isinstance(test.op, ast.Or)
+        kept: list[ast.expr] = []
+        for operand in (self.in_condition(value) for value in test.values):
+            value = self._constant(operand)
+            if value is None:
+                kept.append(operand)
+            elif bool(value) == decisive:
+                if not any(isinstance(n, ast.Call) for k in kept for n in ast.walk(k)):
+                    return ast.copy_location(ast.Constant(decisive), test)
+                kept.append(ast.Constant(decisive))  # the calls before it are still made
+                break
+        if not kept:
+            return ast.copy_location(ast.Constant(not decisive), test)
+        if len(kept) == 1:
+            return kept[0]
+        test.values = kept
+        return test
 
 
 def _is_boolean(node: ast.expr) -> bool:
@@ -244,24 +288,6 @@ def _is_boolean(node: ast.expr) -> bool:
     return isinstance(node, ast.Compare) or (
         isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
     )
-
-
-def _condition(test: ast.expr) -> ast.expr:
-    """A condition without the constants at the end of an ``and`` or ``or`` that cannot decide
-    it (``slam and True`` is ``slam``: an ``if`` looks at the truth of the value only)."""
-    if not isinstance(test, ast.BoolOp):
-        return test
-    decisive = isinstance(test.op, ast.Or)
-    values = list(test.values)
-    while len(values) > 1:
-        last = values[-1]
-        if not (isinstance(last, ast.Constant) and bool(last.value) != decisive):
-            break
-        values.pop()
-    if len(values) == 1:
-        return values[0]
-    test.values = values
-    return test
 
 
 def _tidy(function: ast.FunctionDef, folded: set[str]) -> None:

@@ -1,5 +1,6 @@
 """Pregnant (uur) pits (Layli Goobalay): a pair of facing pits held for one player, who takes
-what falls in them. The rule code asks `board.uur_holder(state, pit)`."""
+what falls in them. The rule code asks `board.is_pregnant(state, pit, params)`, then
+`board.uur_holder(state, pit)` for the player it holds its seeds for."""
 
 from typing import Any
 
