@@ -8,7 +8,7 @@
     perfect:db=endgames/oware   perfect play from an endgame database (docs/endgames.md)
     ppo:models/oware.zip        a saved sb3-contrib MaskablePPO model (its weights only)
     ppo:models/oware.zip,trust=yes   ... loaded whole: runs code the file holds
-    az:oware                    a shipped policy-value network (oware, kpo, ayoayo, ouri), no search
+    az:oware                    a shipped network (docs/strength.md lists them), no search
     az:oware,simulations=800    ... searching with it (keys: simulations, time, c)
     az:runs/oware-az/final.npz  a network of your own (``mancala train --algo az``)
     human                       a person typing moves
