@@ -131,7 +131,7 @@ def _play_kept(state, action):
     return record[0]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="derived")
 def legal_actions(state, params, out):
     """Fill `out` (length MAX_ACTIONS) with the legal actions of the player to move.
 
