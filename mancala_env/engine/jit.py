@@ -20,8 +20,8 @@ tricks reach into numba's internals, which `numba_internals` holds.
 ``inline="derived"`` marks a small kernel on the path of every move (the sowing's lap, the
 capture, counting the legal moves): a rule set's own kernels (`engine.compiler`), where its
 folded body is a few lines, inline it (numba's ``inline="always"``); the shared kernels, where
-its body holds every rule set's branches, call it, as inlining those there costs a fifth more
-compile time for a build used in the tests and for debugging.
+its body holds every rule set's branches, call it: inlining those there lengthens the compile
+of a build used in the tests and for debugging.
 """
 
 from __future__ import annotations
