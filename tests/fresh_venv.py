@@ -1,11 +1,22 @@
 """A new virtualenv holding one built distribution of the suite, its dependencies read from the
-running virtualenv's site-packages (a .pth file), so no network is needed."""
+running virtualenv's site-packages (a .pth file), so no network is needed, and the environment
+its commands run in."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+from mancala_env.kernels import SHARED_SWITCH
+
+
+def user_environment() -> dict[str, str]:
+    """The environment variables of a user's process: this one's without the tests' own, the
+    repository on ``PYTHONPATH`` and the switch to the shared kernels (`tests/conftest.py`), so
+    an installed suite runs each rule set's own kernels, as users get them."""
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", SHARED_SWITCH)}
 
 
 def fresh_virtualenv(folder: Path, distribution: Path) -> Path:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from mancala_env.engine.compiler import ENGINE
 from mancala_env.engine.source_keys import ROOT, imported_modules, module_file, module_key
-from mancala_env.kernels import HOT_MODULES
+from mancala_env.kernels import HOT_MODULES, SHARED_SWITCH
 
 MCTS = "mancala_env.agents.mcts"
 COMPILER = "mancala_env.engine.compiler.assemble"  # with the modules it imports
@@ -56,7 +56,8 @@ def test_an_agents_edit_renames_its_derived_module_and_no_other(tmp_path):
         "from mancala_env.kernels import HOT_MODULES\n"
         f"print(specialised(Game('oware').params, HOT_MODULES + ({MCTS!r},), True).files)\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(tree), "MANCALA_ENV_CACHE": str(tmp_path / "cache")}
+    cache = str(tmp_path / "cache")
+    env = {**os.environ, "PYTHONPATH": str(tree), "MANCALA_ENV_CACHE": cache, SHARED_SWITCH: "0"}
 
     def derived() -> dict[str, str]:
         done = subprocess.run(

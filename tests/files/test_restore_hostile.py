@@ -18,6 +18,7 @@ import pytest
 from restore_fuzz import reach_phase
 
 from mancala_env import Game, SnapshotError
+from mancala_env.engine.cache_folder import cache_folder, unsafe
 
 ROOT = Path(__file__).resolve().parents[2]
 FUZZ_EXAMPLES = 1500
@@ -34,8 +35,18 @@ def run_python(code: list[str], timeout: float, **env: str) -> subprocess.Comple
     )
 
 
+def bounds_checked_cache() -> Path:
+    """numba's cache of the bounds-checked kernels, a folder of their own in the suite's cache
+    folder: each entry is stamped with whether it checks bounds (`engine.jit`), so in numba's
+    usual cache the fuzz's compile and the other tests' would replace each other's."""
+    folder = cache_folder() / "numba-boundscheck"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    assert unsafe(folder) is None, unsafe(folder)
+    return folder
+
+
 @pytest.mark.compiles
-def test_hostile_snapshots_are_refused_or_played_safely_under_bounds_checking(tmp_path):
+def test_hostile_snapshots_are_refused_or_played_safely_under_bounds_checking():
     """Mutated real snapshots of every rule set and phase: each one is refused with a
     SnapshotError, or played on to its end (or 200 plies) keeping its seeds, its observation
     inside the Box and a legal move; an index out of range or a hang fails the test."""
@@ -43,7 +54,7 @@ def test_hostile_snapshots_are_refused_or_played_safely_under_bounds_checking(tm
         ["tests/restore_fuzz.py", str(FUZZ_EXAMPLES)],
         timeout=600,
         NUMBA_BOUNDSCHECK="1",
-        NUMBA_CACHE_DIR=str(tmp_path),
+        NUMBA_CACHE_DIR=str(bounds_checked_cache()),
     )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     counts = json.loads(result.stdout.strip().splitlines()[-1])

@@ -4,7 +4,6 @@ repository out of reach."""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -12,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from fresh_venv import fresh_virtualenv
+from fresh_venv import fresh_virtualenv, user_environment
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
@@ -65,7 +64,7 @@ def test_distribution_installs_and_runs_the_quick_start(distributions, kind, tmp
     folder = tmp_path / "elsewhere"
     folder.mkdir()
     (folder / "quick_start.py").write_text(QUICK_START)
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env = user_environment()
     show = [str(bin_folder / "mancala"), "show", "oware", "--seed", "7", "--summary"]
     where = [str(bin_folder / "python"), "-c", "import mancala_env; print(mancala_env.__file__)"]
     runs = [

@@ -11,7 +11,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from fresh_venv import fresh_virtualenv
+from fresh_venv import fresh_virtualenv, user_environment
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = {
@@ -167,7 +167,7 @@ def test_wheel_in_a_fresh_virtualenv_runs_beside_a_folders_own_agents_and_train(
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(text)
     (folder / "script.py").write_text(GYM_SCRIPT)
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env = user_environment()
     commands = {
         "mancala": [str(bin_folder / "mancala"), "show", "oware", "--seed", "2", "--summary"],
         "-m": [str(python), "-m", "mancala_env", "show", "oware", "--seed", "2", "--summary"],
