@@ -87,7 +87,7 @@ def row_seeds(state, player, params):
     total = 0
     if changes_hands(params):
         for pit in range(pit_count(params)):
-            if state[OWNER + pit] == player:
+            if owner(state, pit, params) == player:
                 total += state[pit]
         return total
     first = player * params[P_HOUSES]

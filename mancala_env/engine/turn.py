@@ -180,6 +180,8 @@ def legal_actions(state, params, out):
 @njit(cache=True, _nrt=False)
 def free_row_seeds(state, player, params):
     """Seeds `player` could still move: those in their pits that are not pregnant (uur)."""
+    if not has_uur(params):
+        return row_seeds(state, player, params)
     total = 0
     for pit in range(pit_count(params)):
         if owner(state, pit, params) == player and not is_pregnant(state, pit, params):
