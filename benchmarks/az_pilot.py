@@ -62,7 +62,7 @@ def main() -> None:
             "positions_per_second": rates,
             "date": date.today().isoformat(),
             "load_average": round(os.getloadavg()[0], 1),  # the machine is shared: how busy
-            "command": f"nice -n 19 python benchmarks/az_pilot.py --variants {variant} "
+            "command": f"nice -n {os.nice(0)} python benchmarks/az_pilot.py --variants {variant} "
             f"--depths {' '.join(map(str, args.depths))} --positions {args.positions}",
         }
         machine = f"{platform.machine()}, {os.cpu_count()} cores"
