@@ -121,7 +121,7 @@ def test_a_structural_option_derives_kernels_of_its_own():
     assert Game("oware", stall_limit=50).kernels is default.kernels  # a number: read at run time
 
 
-# What each player of games does in a fresh process: none of them compiles the shared kernels.
+# What each player of games does, in turn in one fresh process: none compiles the shared kernels.
 PLAYERS = {
     "a game with a houses option": """
 game = Game("oware", houses=4)
@@ -180,18 +180,31 @@ def play(agent, moves=12):
         game.step(agent.act(game))
 """
 REPORT = """
-print(json.dumps([name for name in ("new_game", "step", "begin_turn")
-                  if getattr(turn, name).signatures]))
+def report(player):
+    kernels = ("new_game", "step", "begin_turn")
+    compiled = [name for name in kernels if getattr(turn, name).signatures]
+    print(json.dumps([player, compiled]), flush=True)
 """
 
 
 @pytest.mark.compiles
-@pytest.mark.parametrize("player", sorted(PLAYERS))
-def test_no_player_of_games_compiles_the_shared_kernels(player):
+def test_no_player_of_games_compiles_the_shared_kernels():
+    """Each player of games in turn in one fresh process (which compiles each of the rule set's
+    own modules once for all of them): after every turn the shared kernels are still
+    uncompiled, and the first player that compiled them is named."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONWARNINGS": "ignore"}
     env.pop(SHARED_SWITCH, None)
-    code = PRELUDE + PLAYERS[player] + REPORT
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    turns = "".join(
+        f"exec({PLAYERS[player]!r}, dict(globals()))\nreport({player!r})\n" for player in PLAYERS
     )
-    assert json.loads(done.stdout.splitlines()[-1]) == [], done.stderr
+    done = subprocess.run(
+        [sys.executable, "-c", PRELUDE + REPORT + turns],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    reports = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("[")]
+    assert [player for player, _ in reports] == list(PLAYERS), done.stderr
+    compiled = [(player, kernels) for player, kernels in reports if kernels]
+    assert compiled == [], f"the first player that compiled the shared kernels: {compiled[0]}"
