@@ -14,7 +14,6 @@ is added to `--out` as it is measured, so a stopped measurement keeps what it ha
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import time
@@ -24,12 +23,14 @@ from pathlib import Path
 
 from mancala_env import Game
 from mancala_env.agents.network import network_meta
+from mancala_env.readers import parse_json, read_bytes
 from mancala_env.train.az.config import load_az_config
 from mancala_env.train.az.games import Task, play_and_label
 from mancala_env.train.az.model import PolicyValueNet
 from mancala_env.train.files import write_json
 
 WARM_UP = 4  # positions labelled before the clock starts
+MAX_RESULTS_BYTES = 1 << 20  # the results file of every rule set is about 5 KB
 
 
 def positions_per_second(variant: str, depth: int, positions: int, seed: int) -> float:
@@ -50,7 +51,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/az_pilots.json"))
     args = parser.parse_args()
-    found = json.loads(args.out.read_text()) if args.out.exists() else {}
+    found = {}
+    if args.out.exists():
+        found = parse_json(read_bytes(args.out, MAX_RESULTS_BYTES), args.out)
     measured = found.get("rule_sets", {})
     for variant in args.variants:
         rates = {

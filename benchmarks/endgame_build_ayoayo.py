@@ -24,7 +24,11 @@ import time
 from datetime import date
 from pathlib import Path
 
+from mancala_env.outputs import write_atomically
+from mancala_env.readers import parse_json, read_bytes
+
 RESULTS = Path(__file__).parent / "results" / "endgame_build_ayoayo.json"
+MAX_RESULTS_BYTES = 1 << 20  # the file holds a few kB
 CHILD = """
 import json, sys
 from mancala_env.endgame.build import build
@@ -71,7 +75,9 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=6, help="the first run builds 0 to FIRST")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
-    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    results = {}
+    if RESULTS.exists():
+        results = parse_json(read_bytes(RESULTS, MAX_RESULTS_BYTES), RESULTS)
     results.setdefault("runs", [])
     results.update(
         {
@@ -89,7 +95,7 @@ def main() -> None:
             continue
         run = run_level(seeds, args.out)
         results["runs"].append(run)
-        RESULTS.write_text(json.dumps(results, indent=1) + "\n")
+        write_atomically(RESULTS, (json.dumps(results, indent=1) + "\n").encode())
         print(json.dumps(run), flush=True)
 
 

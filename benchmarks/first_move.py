@@ -29,7 +29,11 @@ from pathlib import Path
 
 from limits import machine  # this folder's benchmarks describe the machine alike
 
+from mancala_env.outputs import write_atomically
+from mancala_env.readers import parse_json, read_bytes
+
 RESULTS = Path(__file__).with_name("results") / "first_move.json"
+MAX_RESULTS_BYTES = 1 << 20  # the file holds a few kB
 SPECS = ("alphabeta:depth=4", "greedy", "az:oware", "az:oware,simulations=100")
 
 CHILD = """
@@ -75,7 +79,9 @@ def main() -> None:
             warm = first_move(spec, args.variant, args.nice, Path(caches))
         rows[spec] = {"cold": cold, "warm": warm}
         print(f"{spec}: {json.dumps(rows[spec])}", flush=True)
-    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    results = {}
+    if RESULTS.exists():
+        results = parse_json(read_bytes(RESULTS, MAX_RESULTS_BYTES), RESULTS)
     rows = {**results.get(args.label, {}).get("rows", {}), **rows}
     results[args.label] = {
         "date": datetime.date.today().isoformat(),
@@ -86,7 +92,7 @@ def main() -> None:
         "variant": args.variant,
         "rows": rows,
     }
-    RESULTS.write_text(json.dumps(results, indent=1) + "\n")
+    write_atomically(RESULTS, (json.dumps(results, indent=1) + "\n").encode())
 
 
 if __name__ == "__main__":
