@@ -1,0 +1,89 @@
+"""Shipping a trained network (`python -m mancala_env.train.az.ship`): float16 weights, half
+the bytes, the same play, and a clear refusal of what float16 cannot hold."""
+
+import dataclasses
+import io
+import os
+
+import numpy as np
+import pytest
+
+from mancala_env import Game
+from mancala_env.agents.loader import load_agent
+from mancala_env.agents.network import SHIPPED, NetworkError, read_network
+from mancala_env.train.az.ship import half_precision, main, rounding_shift
+
+SOURCE = SHIPPED / "oware.npz"  # a float32 network as a training run writes it
+
+
+def test_the_shipped_file_holds_float16_weights_in_half_the_bytes_and_plays_alike(tmp_path, capsys):
+    out = tmp_path / "oware.npz"
+    main([str(SOURCE), str(out), "--positions", "300"])
+    printed = capsys.readouterr().out
+    assert f"{out}: " in printed and "changed the most likely legal move" in printed
+    with np.load(out, allow_pickle=False) as archive:
+        weights = [name for name in archive.files if name != "meta"]
+        assert weights and {archive[name].dtype for name in weights} == {np.dtype(np.float16)}
+    assert out.stat().st_size < 0.55 * SOURCE.stat().st_size
+    before, _ = read_network(SOURCE)
+    after, _ = read_network(out)
+    assert after.meta == before.meta
+    game = Game("oware")
+    for _ in range(6):  # the opening moves of both, searching nothing
+        move = load_agent(f"az:{SOURCE}", "oware").act(game)
+        assert load_agent(f"az:{out}", "oware").act(game) == move
+        game.step(move)
+
+
+def test_the_rounding_is_measured_on_the_positions_of_random_games():
+    network, _ = read_network(SOURCE)
+    same = rounding_shift(network, network, positions=50)
+    assert same == {"positions": 50, "logit": 0.0, "value": 0.0, "changed_moves": 0}
+    policy = (network.policy[0], network.policy[1] + np.float32(5.0) * np.arange(6))
+    shifted = rounding_shift(network, dataclasses.replace(network, policy=policy), positions=50)
+    assert shifted["logit"] == pytest.approx(25.0, rel=1e-4) and shifted["changed_moves"] > 0
+
+
+def test_weights_past_float16_are_refused_by_name(tmp_path, capsys):
+    network, _ = read_network(SOURCE)
+    layers = list(network.layers)
+    layers[1] = (layers[1][0] * 1e6, layers[1][1])
+    huge = dataclasses.replace(network, layers=tuple(layers))
+    with pytest.raises(NetworkError, match=r"the layer_1 weights reach .* past float16's 65504"):
+        half_precision(huge)
+    source = tmp_path / "huge.npz"
+    source.write_bytes(huge.to_bytes())
+    with pytest.raises(SystemExit) as stopped:
+        main([str(source), str(tmp_path / "out.npz")])
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.startswith(
+        "python -m mancala_env.train.az.ship: error: the layer_1"
+    )
+    assert not (tmp_path / "out.npz").exists()
+
+
+def test_an_out_that_is_not_a_regular_file_is_left_alone(tmp_path, capsys):
+    target = tmp_path / "elsewhere.npz"
+    target.write_bytes(b"kept")
+    link = tmp_path / "link.npz"
+    os.symlink(target, link)
+    with pytest.raises(SystemExit):
+        main([str(SOURCE), str(link), "--positions", "10"])
+    assert "link.npz" in capsys.readouterr().err
+    assert link.is_symlink() and target.read_bytes() == b"kept"
+
+
+def test_a_bad_positions_count_is_one_line(capsys):
+    with pytest.raises(SystemExit):
+        main([str(SOURCE), "out.npz", "--positions", "0"])
+    assert "--positions must be at least 1, not 0" in capsys.readouterr().err
+
+
+def test_a_file_that_is_not_a_network_is_refused(tmp_path, capsys):
+    bad = tmp_path / "bad.npz"
+    buffer = io.BytesIO()
+    np.savez(buffer, meta=np.zeros(3, dtype=np.uint8))
+    bad.write_bytes(buffer.getvalue())
+    with pytest.raises(SystemExit):
+        main([str(bad), str(tmp_path / "out.npz")])
+    assert "cannot load a network" in capsys.readouterr().err
