@@ -78,6 +78,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="OUT/checkpoints/step_N.zip (az: OUT/checkpoints/gen_N.npz)",
     )
     parser.add_argument(
+        "--init",
+        default=None,
+        metavar="NETWORK",
+        help="az: a new run's network starts from this network's weights (a shipped network's "
+        "rule-set name or a network file, as az: reads them)",
+    )
+    parser.add_argument(
         "--overwrite",
         action="store_true",
         help="start afresh in a non-empty --out, deleting the earlier run's files there",
@@ -202,6 +209,7 @@ def _train_az(args: argparse.Namespace, out: str, notify: Callable[[str], object
         seed=args.seed,
         options=options,
         resume=args.resume,
+        init=args.init,
         max_minutes=args.max_minutes,
         progress=not args.no_progress,
         overwrite=args.overwrite,
@@ -229,10 +237,13 @@ def _score_lines(scores: dict[str, Any]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    az_only = args.option or args.endgames or args.backend != BACKENDS[0] or args.ray_address
+    az_only = (
+        args.option or args.endgames or args.init or args.backend != BACKENDS[0] or args.ray_address
+    )
     if args.algo != "az" and az_only:
         return fail(
-            "train", "--option, --endgames, --backend and --ray-address are read by --algo az only"
+            "train",
+            "--option, --endgames, --init, --backend and --ray-address are read by --algo az only",
         )
     from mancala_env.agents.ppo import ModelLoadError
 

@@ -81,6 +81,38 @@ def test_a_resumed_run_fits_the_same_network_as_one_run(tmp_path):
             "gen_3.npz"), progress=False)  # fmt: skip
 
 
+def test_a_run_started_from_a_network_begins_with_its_weights(tmp_path):
+    from mancala_env.train.az.run import _Run
+
+    earlier = train_az("oware", tiny(positions=12), tmp_path / "earlier", seed=1, progress=False)
+    network, _ = read_network(earlier.final_network)
+    run = _Run("oware", {}, tiny(), seed=2)
+    assert not np.array_equal(run.net.network().layers[0][0], network.layers[0][0])
+    run.start_from(earlier.final_network)
+    started = run.net.network()
+    for a, b in zip([*started.layers, started.policy, started.value],
+                    [*network.layers, network.policy, network.value], strict=True):  # fmt: skip
+        np.testing.assert_array_equal(a[0], b[0])
+        np.testing.assert_array_equal(a[1], b[1])
+    later = train_az("oware", tiny(positions=12), tmp_path / "later", seed=2,
+                     init=earlier.final_network, progress=False)  # fmt: skip
+    summary = json.loads((tmp_path / "later" / "run.json").read_text())
+    assert later.generations == 1 and summary["init"] == str(earlier.final_network)
+    with pytest.raises(
+        ValueError, match=r"--init: .* has hidden \[8\], and this run's network \[16\]"
+    ):
+        train_az("oware", tiny(hidden=[16]), tmp_path / "wider", init=earlier.final_network,
+                 progress=False)  # fmt: skip
+    with pytest.raises(ValueError, match="has variant oware, and this run's network ayoayo"):
+        train_az("ayoayo", tiny(), tmp_path / "other", init=earlier.final_network,
+                 progress=False)  # fmt: skip
+    with pytest.raises(ValueError, match="--resume continues a run and --init starts a new one"):
+        checkpoint = tmp_path / "later" / "checkpoints" / "gen_1.npz"
+        train_az("oware", tiny(), tmp_path / "later", init=earlier.final_network,
+                 resume=checkpoint, progress=False)  # fmt: skip
+    assert not (tmp_path / "wider").exists() and not (tmp_path / "other").exists()
+
+
 def test_a_run_refuses_a_folder_of_another_run_and_a_broken_checkpoint(tmp_path):
     train_az("oware", tiny(positions=12), tmp_path / "run", progress=False)
     with pytest.raises(ValueError, match="--resume .*gen_1.npz.*or start a new one"):
@@ -154,8 +186,9 @@ def test_the_command_line_trains_and_says_how_to_play_the_network(tmp_path, caps
     summary = json.loads((out / "run.json").read_text())
     assert summary["options"] == {"grand_slam": "capture"}
     assert main(["oware", "--option", "grand_slam=capture", "--out", str(tmp_path / "p")]) == 2
-    assert "--option, --endgames, --backend and --ray-address are read by --algo az only" in (
-        capsys.readouterr().err
+    assert (
+        "--option, --endgames, --init, --backend and --ray-address are read by --algo az only"
+        in (capsys.readouterr().err)
     )
     assert main(["oware", "--backend", "ray", "--out", str(tmp_path / "p")]) == 2
     assert "--backend and --ray-address are read by --algo az only" in capsys.readouterr().err

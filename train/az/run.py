@@ -41,7 +41,7 @@ import torch
 from tqdm import tqdm
 
 from mancala_env import Game
-from mancala_env.agents.network import network_meta
+from mancala_env.agents.network import NetworkError, network_meta, read_network
 from mancala_env.agents.ppo import ModelLoadError
 from mancala_env.agents.tournament import (
     TournamentConfig,
@@ -166,6 +166,27 @@ class _Run:
                 (folder / f"gen_{old}{suffix}").unlink(missing_ok=True)
             if old not in evaluated:
                 (folder / f"gen_{old}.npz").unlink(missing_ok=True)
+
+    def start_from(self, name: str | Path) -> None:
+        """Take the weights of the network `name` names (a shipped network's rule-set name or a
+        file, as ``az:`` reads them): a new run that goes on from where that network's training
+        stopped, with a new buffer and optimiser. NetworkError unless it was fitted to this rule
+        set with these layers."""
+        network, _ = read_network(name)
+        mine = self.net.meta
+        for key in ("variant", "observation_high", "n_actions", "hidden"):
+            if network.meta[key] != mine[key]:
+                raise NetworkError(
+                    f"--init: the network {str(name)!r} has {key} {network.meta[key]}, and this "
+                    f"run's network {mine[key]} (its rule set, options and config's hidden)"
+                )
+        arrays = [*network.layers, network.policy, network.value]
+        with torch.no_grad():
+            for layer, (weight, bias) in zip(
+                [*self.net.layers, self.net.policy, self.net.value], arrays, strict=True
+            ):
+                layer.weight.copy_(torch.as_tensor(weight.T, dtype=torch.float32))
+                layer.bias.copy_(torch.as_tensor(bias, dtype=torch.float32))
 
     def restore(self, checkpoint: Path) -> None:
         state = _checkpoint_state(checkpoint, self.variant)
@@ -398,6 +419,7 @@ def train_az(
     seed: int = 0,
     options: dict[str, Any] | None = None,
     resume: str | Path | None = None,
+    init: str | Path | None = None,
     max_minutes: float | None = None,
     progress: bool = True,
     overwrite: bool = False,
@@ -410,9 +432,10 @@ def train_az(
 
     With `resume` (``OUT/checkpoints/gen_N.npz``) the run continues from that checkpoint;
     NothingToDo when it already has `config.positions`. Otherwise `out` must be empty or
-    missing, or `overwrite` given. The run stops once `config.positions` positions are
-    labelled in all, or before a generation that would end past `max_minutes` of this run
-    (`TimeBudget`: one as long as the longest so far); Ctrl-C
+    missing, or `overwrite` given; with `init` (a shipped network's name or a network file) the
+    new run's network starts from that network's weights (`_Run.start_from`). The run stops
+    once `config.positions` positions are labelled in all, or before a generation that would
+    end past `max_minutes` of this run (`TimeBudget`: one as long as the longest so far); Ctrl-C
     stops it, its newest checkpoint kept, with TrainingInterrupted. The games are played and
     labelled, and the evaluations played, on `backend` (`BACKENDS`: this machine's processes,
     or Ray tasks on the cluster at `ray_address`, a local Ray instance when None)."""
@@ -421,8 +444,9 @@ def train_az(
     check_az_settings(variant, options, config)
     run = _Run(variant, options, config, seed)
     if resume is not None:
-        if overwrite:
-            raise ValueError("--resume continues a run and --overwrite deletes it: give one")
+        if overwrite or init is not None:
+            given = "--overwrite deletes it" if overwrite else "--init starts a new one"
+            raise ValueError(f"--resume continues a run and {given}: give one")
         resume = Path(resume)
         run.restore(resume)
         if run.positions >= config.positions:
@@ -432,6 +456,8 @@ def train_az(
                 "more with --timesteps"
             )
     else:
+        if init is not None:
+            run.start_from(init)
         claim_folder(out, overwrite, RUN_FILES, newest_checkpoint(out), "gen_N.npz")
     for folder in ("checkpoints", "evaluations"):
         (out / folder).mkdir(parents=True, exist_ok=True)
@@ -442,6 +468,7 @@ def train_az(
         "options": options,
         "seed": seed,
         "resumed_from": None if resume is None else str(resume),
+        "init": None if init is None else str(init),
         "backend": backend,
         "config": config.to_json(),
     }
