@@ -73,10 +73,16 @@ def test_an_out_that_is_not_a_regular_file_is_left_alone(tmp_path, capsys):
     assert link.is_symlink() and target.read_bytes() == b"kept"
 
 
-def test_a_bad_positions_count_is_one_line(capsys):
+@pytest.mark.parametrize("count", ["0", "100001"])
+def test_a_bad_positions_count_is_one_line(count, capsys):
     with pytest.raises(SystemExit):
-        main([str(SOURCE), "out.npz", "--positions", "0"])
-    assert "--positions must be at least 1, not 0" in capsys.readouterr().err
+        main([str(SOURCE), "out.npz", "--positions", count])
+    assert f"--positions must be from 1 to 100,000, not {count}" in capsys.readouterr().err
+
+
+def test_a_shipped_network_is_named_by_its_rule_set(tmp_path, capsys):
+    main(["oware", str(tmp_path / "oware.npz"), "--positions", "10"])
+    assert f"(from {SOURCE.stat().st_size:,})" in capsys.readouterr().out
 
 
 def test_a_file_that_is_not_a_network_is_refused(tmp_path, capsys):

@@ -106,8 +106,8 @@ def test_a_run_started_from_a_network_begins_with_its_weights(tmp_path):
     with pytest.raises(ValueError, match="has variant oware, and this run's network ayoayo"):
         train_az("ayoayo", tiny(), tmp_path / "other", init=earlier.final_network,
                  progress=False)  # fmt: skip
+    checkpoint = tmp_path / "later" / "checkpoints" / "gen_1.npz"
     with pytest.raises(ValueError, match="--resume continues a run and --init starts a new one"):
-        checkpoint = tmp_path / "later" / "checkpoints" / "gen_1.npz"
         train_az("oware", tiny(), tmp_path / "later", init=earlier.final_network,
                  resume=checkpoint, progress=False)  # fmt: skip
     assert not (tmp_path / "wider").exists() and not (tmp_path / "other").exists()
@@ -188,7 +188,7 @@ def test_the_command_line_trains_and_says_how_to_play_the_network(tmp_path, caps
     assert main(["oware", "--option", "grand_slam=capture", "--out", str(tmp_path / "p")]) == 2
     assert (
         "--option, --endgames, --init, --backend and --ray-address are read by --algo az only"
-        in (capsys.readouterr().err)
+        in capsys.readouterr().err
     )
     assert main(["oware", "--backend", "ray", "--out", str(tmp_path / "p")]) == 2
     assert "--backend and --ray-address are read by --algo az only" in capsys.readouterr().err

@@ -47,6 +47,17 @@ class PolicyValueNet(nn.Module):
             pair(self.value),
         )
 
+    def load_network(self, network: Network) -> None:
+        """Take the weights of `network` (the inverse of `network()`); its sizes must be these
+        layers'."""
+        layers = [*self.layers, self.policy, self.value]
+        with torch.no_grad():
+            for layer, (weight, bias) in zip(
+                layers, [*network.layers, network.policy, network.value], strict=True
+            ):
+                layer.weight.copy_(torch.as_tensor(weight.T, dtype=torch.float32))
+                layer.bias.copy_(torch.as_tensor(bias, dtype=torch.float32))
+
 
 def fit(
     net: PolicyValueNet,

@@ -180,13 +180,7 @@ class _Run:
                     f"--init: the network {str(name)!r} has {key} {network.meta[key]}, and this "
                     f"run's network {mine[key]} (its rule set, options and config's hidden)"
                 )
-        arrays = [*network.layers, network.policy, network.value]
-        with torch.no_grad():
-            for layer, (weight, bias) in zip(
-                [*self.net.layers, self.net.policy, self.net.value], arrays, strict=True
-            ):
-                layer.weight.copy_(torch.as_tensor(weight.T, dtype=torch.float32))
-                layer.bias.copy_(torch.as_tensor(bias, dtype=torch.float32))
+        self.net.load_network(network)
 
     def restore(self, checkpoint: Path) -> None:
         state = _checkpoint_state(checkpoint, self.variant)

@@ -18,11 +18,18 @@ from pathlib import Path
 import numpy as np
 
 from mancala_env import Game
-from mancala_env.agents.network import Network, NetworkError, parse_network, read_network
+from mancala_env.agents.network import (
+    Network,
+    NetworkError,
+    network_file,
+    parse_network,
+    read_network,
+)
 from mancala_env.observation import observe
 from mancala_env.outputs import OutputError, write_atomically
 
 HALF_MAX = float(np.finfo(np.float16).max)
+MAX_POSITIONS = 100_000  # a few seconds of random games; more tells nothing new
 
 
 def half_precision(network: Network) -> bytes:
@@ -77,16 +84,16 @@ def main(argv: list[str] | None = None) -> None:
         "--positions", type=int, default=2000, help="positions the rounding is checked on"
     )
     args = parser.parse_args(argv)
-    if args.positions < 1:
-        parser.error(f"--positions must be at least 1, not {args.positions}")
+    if not 1 <= args.positions <= MAX_POSITIONS:
+        parser.error(f"--positions must be from 1 to {MAX_POSITIONS:,}, not {args.positions}")
     try:
         network, _ = read_network(args.network)
+        size = network_file(args.network).stat().st_size
         content = half_precision(network)
         shift = rounding_shift(network, parse_network(content), args.positions)
         write_atomically(args.out, content)
     except (NetworkError, OutputError) as error:
         parser.exit(2, f"{parser.prog}: error: {error}\n")
-    size = Path(args.network).stat().st_size
     print(f"{args.out}: {len(content):,} bytes (from {size:,})")
     print(
         f"over {shift['positions']} positions of random games the rounding moved a logit by at "
