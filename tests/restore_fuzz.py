@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import sys
 from typing import Any
 
@@ -25,6 +26,7 @@ from hypothesis import strategies as st
 
 from mancala_env import Game, SnapshotError
 from mancala_env.engine import layout as L
+from mancala_env.kernels import SHARED_SWITCH
 from mancala_env.observation import observation_high, observe
 from mancala_env.snapshot import Rules
 from mancala_env.variants import VARIANTS
@@ -193,4 +195,7 @@ def run(examples: int, configs: list[tuple[str, dict]]) -> dict[str, int]:
 
 
 if __name__ == "__main__":
+    # the shared kernels, as under the test suite (tests/conftest.py), when run by hand too:
+    # without them each rule set's own kernels compile under bounds checking (minutes)
+    os.environ.setdefault(SHARED_SWITCH, "1")
     print(json.dumps(run(int(sys.argv[1]), CONFIGS)))
