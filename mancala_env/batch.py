@@ -23,7 +23,7 @@ a `Game`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -185,9 +185,7 @@ class BatchedGames:
         self.variant = get_variant(variant)
         self.options = self.variant.options(**options)
         self.params = self.variant.params(self.options)
-        self.kernels = kernels_for(
-            self.variant, self.params, HOT_MODULES, uses=("batch_reset", "batch_step")
-        )
+        self.kernels = self._own_kernels()
         self.n_games = int(n_games)
         self.n_actions = int(self.params[L.P_N_ACTIONS])
         self.observation_high = observation_high(self.params)
@@ -216,6 +214,20 @@ class BatchedGames:
             self._final_winner,
             self._final_stores,
             self._final_states,
+        )
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A pickled or deep-copied batch holds no compiled code (numba would serialise every
+        kernel by value, megabytes of it); it asks for its kernels again."""
+        return {key: value for key, value in self.__dict__.items() if key != "kernels"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.kernels = self._own_kernels()
+
+    def _own_kernels(self) -> SimpleNamespace:
+        return kernels_for(
+            self.variant, self.params, HOT_MODULES, uses=("batch_reset", "batch_step")
         )
 
     @property

@@ -1,4 +1,4 @@
-"""Hypothesis strategies shared by the property tests."""
+"""Hypothesis strategies shared by the property tests, and how many examples each draws."""
 
 from __future__ import annotations
 
@@ -7,6 +7,19 @@ from hypothesis import strategies as st
 
 from mancala_env.engine.layout import KIND_NAMES, MAX_PIECES
 from mancala_env.variants import VARIANTS, describe_options
+
+# every test run draws each property test's examples in full; the developer's loop a quarter
+# (tests/conftest.py sets this from --integration, before any test module is imported)
+FULL_EXAMPLES = True
+LOOP_SHARE = 4
+LOOP_DEFAULT = 25  # a property test that names no count: Hypothesis's 100 in full
+
+
+def examples(full: int) -> int:
+    """A property test's examples: `full` in every test run (CI's), a quarter of them (at
+    least 5) in the developer's loop."""
+    return full if FULL_EXAMPLES else max(5, full // LOOP_SHARE)
+
 
 PIECE_LISTS = st.lists(st.sampled_from(sorted(KIND_NAMES.values())), max_size=MAX_PIECES)
 

@@ -371,22 +371,23 @@ def opening_suites() -> str:
 
 
 def test_times() -> str:
-    """The test suite's runs from empty caches and from warm ones after an edit."""
+    """The two test loops' runs from empty caches, and the developer's from warm ones after an
+    edit."""
     path = RESULTS / "test_times.json"
     if not path.is_file():
         return "Not measured yet: `python benchmarks/test_times.py` writes the table.\n"
     record = _read_json(path)
     lines = [
         _provenance(path, record, "`benchmarks/test_times.py`"),
-        f"`{record['test_command']}` at commit {record['commit']}; CPU: the seconds of user and "
-        "system time of every process of the run.\n",
-        "| run | wall s | CPU s | tests passed | failed | load average as it began |",
-        "|---|---|---|---|---|---|",
+        f"At commit {record['commit']}; CPU: the seconds of user and system time of every "
+        "process of the run.\n",
+        "| run | command | wall s | CPU s | tests passed | failed | load average as it began |",
+        "|---|---|---|---|---|---|---|",
     ]
     for run in record["runs"]:
         lines.append(
-            f"| {run['run']} | {run['wall']:.0f} | {run['cpu']:.0f} | {run['passed']:,} "
-            f"| {run['failed']} | {run['load_average_at_start']:.1f} |"
+            f"| {run['run']} | `{run['command']}` | {run['wall']:.0f} | {run['cpu']:.0f} "
+            f"| {run['passed']:,} | {run['failed']} | {run['load_average_at_start']:.1f} |"
         )
     return "\n".join(lines) + "\n"
 

@@ -386,7 +386,14 @@ def _python_store_difference(state, player, params):
     return float(state[L.STORE + player] - state[L.STORE + 1 - player])
 
 
-@pytest.mark.parametrize("evaluate", [_store_difference, _python_store_difference])
+@pytest.mark.parametrize(
+    "evaluate",
+    [
+        # a numba evaluation compiles a search of its own in every process
+        pytest.param(_store_difference, marks=pytest.mark.integration),
+        _python_store_difference,
+    ],
+)
 def test_alphabeta_takes_a_custom_evaluation(evaluate):
     """A numba or plain Python evaluation runs the same search."""
     custom = AlphaBetaAgent(evaluate=evaluate)

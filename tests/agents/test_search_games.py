@@ -93,7 +93,17 @@ def test_every_recorded_game_is_played():
     assert set(GAMES) == set(RECORDED)
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
+# a numba evaluation compiles a search of its own in every process
+COMPILES_A_SEARCH = {"custom"}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(name, marks=pytest.mark.integration) if name in COMPILES_A_SEARCH else name
+        for name in sorted(GAMES)
+    ],
+)
 def test_seeded_search_agents_play_the_recorded_game(name):
     variant, options, seed, make_agents = GAMES[name]
     game = Game(variant, **options)

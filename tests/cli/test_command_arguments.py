@@ -12,6 +12,7 @@ import os
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import examples
 
 from mancala_env import arguments
 from mancala_env.cli import build_parser, main
@@ -100,7 +101,7 @@ def folder_contents(root) -> dict[str, bytes | None]:
 
 
 @settings(
-    max_examples=200,
+    max_examples=examples(200),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )

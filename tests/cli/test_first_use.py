@@ -11,7 +11,8 @@ from mancala_env.engine.numba_internals import has_cached_code
 from mancala_env.first_use import announce_compiling
 from mancala_env.game import Game
 
-pytestmark = pytest.mark.usefixtures("own_kernels")  # the derived kernels are the subject
+# the derived kernels are the subject
+pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("own_kernels")]
 
 ROOT = Path(__file__).resolve().parents[2]
 LINE = "mancala_env: compiling the oware kernels, once, ~"
@@ -27,7 +28,6 @@ def _first_game(cache_dir: Path) -> str:
     return done.stderr
 
 
-@pytest.mark.compiles
 def test_a_cold_cache_prints_the_compiling_line_once_and_a_warm_one_nothing(tmp_path):
     cold = _first_game(tmp_path)
     assert cold.count(LINE) == 1, cold

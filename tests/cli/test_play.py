@@ -1,20 +1,29 @@
 """`mancala play` driven through its standard input, as a person at a terminal would."""
 
-import subprocess
+import io
 import sys
+from types import SimpleNamespace
+
+import pytest
+
+from mancala_env.cli import main
 
 
-def play(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "mancala_env", "play", *args, "--no-color"],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+@pytest.fixture
+def play(monkeypatch, capsys):
+    """`mancala play ARGS --no-color` with `stdin` as its standard input: its exit status and
+    what it printed (`returncode`, `stdout`, `stderr`)."""
+
+    def run(*args: str, stdin: str = "") -> SimpleNamespace:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        status = main(["play", *args, "--no-color"])
+        out, err = capsys.readouterr()
+        return SimpleNamespace(returncode=status, stdout=out, stderr=err)
+
+    return run
 
 
-def test_a_person_plays_a_whole_game_and_bad_entries_are_explained():
+def test_a_person_plays_a_whole_game_and_bad_entries_are_explained(play):
     entries = "9\nx\n\n" + "1\n2\n3\n4\n5\n6\n" * 300
     run = play(
         "kpo",
@@ -37,19 +46,19 @@ def test_a_person_plays_a_whole_game_and_bad_entries_are_explained():
     assert "result: player_0" in out.splitlines()[-1]
 
 
-def test_two_agents_play_each_other_without_input():
+def test_two_agents_play_each_other_without_input(play):
     run = play("ayoayo", "--agent", "random", "--opponent", "alphabeta:depth=2", "--seed", "4")
     assert run.returncode == 0, run.stderr
     assert "player_0 is random, player_1 is alphabeta:depth=2" in run.stdout
     assert run.stdout.splitlines()[-1].startswith("result: player_0")
 
 
-def test_the_end_of_input_abandons_the_game():
+def test_the_end_of_input_abandons_the_game(play):
     run = play("oware", "--seed", "2", "--option", "first_player=player_0", stdin="1\n")
     assert run.returncode == 1 and "game abandoned" in run.stderr
 
 
-def test_help_lists_the_moves_and_quit_ends_the_game_with_status_0():
+def test_help_lists_the_moves_and_quit_ends_the_game_with_status_0(play):
     run = play("oware", "--seed", "2", "--option", "first_player=player_0", stdin="help\nquit\n")
     assert run.returncode == 0, run.stderr
     out = run.stdout
@@ -59,13 +68,13 @@ def test_help_lists_the_moves_and_quit_ends_the_game_with_status_0():
     assert "result:" not in out and run.stderr == ""
 
 
-def test_a_bad_agent_spec_is_named_with_the_valid_forms():
+def test_a_bad_agent_spec_is_named_with_the_valid_forms(play):
     run = play("oware", "--opponent", "alphabeta:depht=3")
     assert run.returncode == 2
     assert "bad agent spec 'alphabeta:depht=3'" in run.stderr and "valid agent specs" in run.stderr
 
 
-def test_digits_no_house_can_have_are_explained_not_a_traceback():
+def test_digits_no_house_can_have_are_explained_not_a_traceback(play):
     """'²' passes str.isdigit but not int(); 5000 digits are past int()'s limit on digits."""
     entries = "²\n" + "9" * 5000 + "\n١\nquit\n"
     run = play("oware", "--seed", "2", "--option", "first_player=player_0", stdin=entries)

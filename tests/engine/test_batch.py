@@ -1,5 +1,7 @@
 """The batched engine plays exactly the games the single-game engine plays."""
 
+import pickle
+
 import numba
 import numpy as np
 import pytest
@@ -257,3 +259,18 @@ def test_set_position_takes_a_game_of_the_batchs_rules_only():
     short.state = short.state[:50]
     with pytest.raises(ValueError, match=r"int32 of shape \(297,\)"):
         batch.set_position(0, short)
+
+
+def test_a_pickled_batch_holds_no_compiled_code_and_plays_on():
+    """Ray and multiprocessing pickle environments: the batch's kernels are asked for again
+    rather than serialised by value (megabytes of them)."""
+    batch = BatchedGames("ayoayo", 3, seed=0)
+    batch.reset()
+    data = pickle.dumps(batch)
+    assert len(data) < 100_000
+    twin = pickle.loads(data)
+    np.testing.assert_array_equal(twin.states, batch.states)
+    actions = batch.random_actions(np.random.default_rng(1))
+    batch.step(actions)
+    twin.step(actions)
+    np.testing.assert_array_equal(twin.states, batch.states)

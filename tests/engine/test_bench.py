@@ -2,11 +2,14 @@
 
 import json
 
+import pytest
+
 from mancala_env import bench
 from mancala_env.bench import C_REFERENCE, OPEN_SPIEL, c_reference, describe_ratio, measure
 from mancala_env.cli import main
 
 
+@pytest.mark.integration  # the rule set's own kernels, as users run them
 def test_measure_reports_every_layer_with_positive_speeds():
     rows = list(measure(["oware"], seconds=0.05, slowest_moves=300))
     kinds = [row["benchmark"] for row in rows]
@@ -57,6 +60,7 @@ def test_bench_command_names_an_unknown_variant(capsys):
     assert "known variants: ayoayo" in capsys.readouterr().err
 
 
+@pytest.mark.integration  # the rule set's own kernels, as users run them
 def test_each_engine_row_is_followed_by_its_familys_loop_and_the_ratio(capsys):
     """The loop runs right after the rule set's one-core engine row; Kpo plays Oware's rules,
     Tampoduo only Ayoayo's family (relays)."""

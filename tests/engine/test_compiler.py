@@ -27,7 +27,8 @@ from mancala_env.engine.compiler.fold import Fold
 from mancala_env.kernels import HOT_MODULES
 from mancala_env.variants import get_variant
 
-pytestmark = pytest.mark.usefixtures("own_kernels")  # the derived kernels are the subject
+# the derived kernels are the subject
+pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("own_kernels")]
 
 
 def derived_source(name: str, **options) -> str:

@@ -19,7 +19,8 @@ from mancala_env.engine.compiler import specialised
 from mancala_env.kernels import HOT_MODULES, SHARED_SWITCH, kernels_for
 from mancala_env.variants import VARIANTS
 
-pytestmark = pytest.mark.usefixtures("own_kernels")  # the derived kernels are the subject
+# the derived kernels are the subject
+pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("own_kernels")]
 
 ROOT = Path(__file__).resolve().parents[2]
 # every rule set under its defaults, and structural options (a board size, a reading, a match)
@@ -187,7 +188,6 @@ def report(player):
 """
 
 
-@pytest.mark.compiles
 def test_no_player_of_games_compiles_the_shared_kernels():
     """Each player of games in turn in one fresh process (which compiles each of the rule set's
     own modules once for all of them): after every turn the shared kernels are still

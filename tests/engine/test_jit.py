@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import numba
+import pytest
 
 from mancala_env.engine.jit import njit
 
@@ -32,6 +33,7 @@ def test_a_kernel_called_with_constants_compiles_once_per_type():
     assert len(plain_add.signatures) == 3  # numba's own: once for each literal
 
 
+@pytest.mark.integration
 def test_a_changed_constant_compiles_the_kernels_afresh(tmp_path):
     """numba alone would load a kernel compiled before a constant it reads, in another module,
     changed; the stamp of every kernel source turns that cache entry away."""

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from mancala_env.engine.compiler import ENGINE
 from mancala_env.engine.source_keys import ROOT, imported_modules, module_file, module_key
 from mancala_env.kernels import HOT_MODULES, SHARED_SWITCH
@@ -46,6 +48,7 @@ def test_an_agents_edit_changes_its_key_and_no_module_the_engine_is_built_from(t
     assert {name: after[name] for name in BUILT} == {name: before[name] for name in BUILT}
 
 
+@pytest.mark.integration
 def test_an_agents_edit_renames_its_derived_module_and_no_other(tmp_path):
     """In a copy of the package laid out as installed, each derived module is written (not
     compiled) before and after a comment is added to MCTS's module."""
@@ -91,6 +94,7 @@ def test_a_layout_edit_changes_the_engines_key_and_every_dependants(tmp_path):
     assert keys(("mancala_env.outputs",), tmp_path) == keys(("mancala_env.outputs",), ROOT)
 
 
+@pytest.mark.integration
 def test_the_keys_are_the_same_in_every_process():
     code = f"from mancala_env.engine.source_keys import module_key; print(module_key({MCTS!r}))"
     for seed in ("1", "2"):

@@ -45,7 +45,7 @@ def bounds_checked_cache() -> Path:
     return folder
 
 
-@pytest.mark.compiles
+@pytest.mark.integration
 def test_hostile_snapshots_are_refused_or_played_safely_under_bounds_checking():
     """Mutated real snapshots of every rule set and phase: each one is refused with a
     SnapshotError, or played on to its end (or 200 plies) keeping its seeds, its observation

@@ -51,13 +51,14 @@ def distributions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return {"sdist": sdist, "wheel": wheel}
 
 
+@pytest.mark.integration
 def test_build_makes_a_wheel_and_an_sdist_of_this_version(distributions):
     version = _version()
     assert distributions["sdist"].name == f"mancala_env-{version}.tar.gz"
     assert distributions["wheel"].name.startswith(f"mancala_env-{version}-py3-none-any")
 
 
-@pytest.mark.compiles
+@pytest.mark.integration
 @pytest.mark.parametrize("kind", ["wheel", "sdist"])
 def test_distribution_installs_and_runs_the_quick_start(distributions, kind, tmp_path):
     bin_folder = fresh_virtualenv(tmp_path / "venv", distributions[kind])

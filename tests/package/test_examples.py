@@ -10,6 +10,9 @@ import pytest
 EXAMPLES = Path(__file__).parents[2] / "docs" / "examples"
 
 
+pytestmark = pytest.mark.integration  # a few hundred steps of another library's training
+
+
 def load(name: str):
     spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
     module = importlib.util.module_from_spec(spec)

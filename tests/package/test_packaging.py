@@ -35,6 +35,9 @@ def _project() -> dict:
     return tomllib.loads((ROOT / "pyproject.toml").read_text())
 
 
+pytestmark = pytest.mark.integration  # every test builds the wheel, or installs it
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """The wheel built from a copy of the sources (the worktree gets no build folders), and
@@ -153,7 +156,6 @@ print(type(env.unwrapped._current).__module__, info["end_reason"] is not None)
 """
 
 
-@pytest.mark.compiles
 def test_wheel_in_a_fresh_virtualenv_runs_beside_a_folders_own_agents_and_train(wheel, tmp_path):
     """The built wheel in a new virtualenv (its dependencies read from this one's
     site-packages), run from a folder holding an ``agents.py``, an ``agents/`` package and a

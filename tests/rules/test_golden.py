@@ -5,16 +5,23 @@ with the next version of the rule set whose play changed."""
 import pytest
 from golden import GOLDEN_DIR, playable_versions, read_record, record_path, replay_difference
 
+from mancala_env.kernels import SHARED_SWITCH
 from mancala_env.variants import VARIANTS
 
 VERSIONS = [(name, version) for name, v in VARIANTS.items() for version in playable_versions(v)]
-pytestmark = pytest.mark.usefixtures("own_kernels")  # the records replay on what users run
+# the shared kernels the other tests play on, and the rule sets' own, which users run
+KERNELS = [
+    pytest.param("1", id="shared"),
+    pytest.param("0", id="own", marks=pytest.mark.integration),
+]
 
 
+@pytest.mark.parametrize("shared", KERNELS)
 @pytest.mark.parametrize("name, version", VERSIONS, ids=[f"{n}-v{v}" for n, v in VERSIONS])
-def test_recorded_games_replay_unchanged(name, version):
+def test_recorded_games_replay_unchanged(name, version, shared, monkeypatch):
     """Every playable version replays its own record: an earlier version (v1 of the relaying
     rule sets, relay_limit=None) plays exactly as it did."""
+    monkeypatch.setenv(SHARED_SWITCH, shared)
     variant = VARIANTS[name]
     games = read_record(record_path(variant, version))
     assert len(games) >= 5

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import random_playout, rule_options
+from strategies import examples, random_playout, rule_options
 
 from mancala_env import Game, IllegalActionError
 from mancala_env.engine import layout as L
@@ -34,7 +34,7 @@ def decisions_per_turn(game: Game) -> int:
 
 
 @pytest.mark.parametrize("name", NAMES)
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(data=st.data(), seed=SEEDS)
 def test_seeds_are_conserved_and_games_end_within_their_bound(name, data, seed):
     game = Game(name, **data.draw(rule_options(name)))
@@ -50,7 +50,7 @@ def test_seeds_are_conserved_and_games_end_within_their_bound(name, data, seed):
 
 
 @pytest.mark.parametrize("name", NAMES)
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(data=st.data(), seed=SEEDS)
 def test_mask_is_exactly_the_set_of_accepted_actions(name, data, seed):
     game = Game(name, **data.draw(rule_options(name)))
@@ -70,7 +70,7 @@ def test_mask_is_exactly_the_set_of_accepted_actions(name, data, seed):
 
 
 @pytest.mark.parametrize("name", NAMES)
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(seed=SEEDS)
 def test_same_seed_same_game(name, seed):
     def play() -> list:
@@ -84,7 +84,7 @@ def test_same_seed_same_game(name, seed):
 
 
 @pytest.mark.parametrize("name", NAMES)
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(seed=SEEDS)
 def test_snapshot_restore_round_trip_mid_game(name, seed):
     game = Game(name)
@@ -103,7 +103,7 @@ def test_snapshot_restore_round_trip_mid_game(name, seed):
 
 
 @pytest.mark.parametrize("name", NAMES)
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(seed=SEEDS, action=st.integers(-5, 40))
 def test_illegal_or_out_of_range_actions_are_refused_without_changing_the_game(name, seed, action):
     game = Game(name)
@@ -120,7 +120,7 @@ def test_illegal_or_out_of_range_actions_are_refused_without_changing_the_game(n
 
 
 @pytest.mark.parametrize("name", NAMES)
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(data=st.data(), seed=SEEDS)
 def test_observations_stay_inside_their_space_under_any_options(name, data, seed):
     env = raw_env(variant=name, **data.draw(rule_options(name)))
@@ -139,7 +139,7 @@ PIECE_GAMES = ["mighty_men", "mighty_men_calm"]
 
 
 @pytest.mark.parametrize("name", PIECE_GAMES)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.data(), seed=SEEDS)
 def test_every_special_piece_is_always_in_exactly_one_place(name, data, seed):
     """Pieces, not only counts, are conserved: each special piece is in one pit, one store or

@@ -12,7 +12,11 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from mancala_env.agents.tournament import TournamentConfig, run_tournament
+
+pytestmark = pytest.mark.integration  # tournaments in processes of their own, killed
 
 AGENTS = ("random", "greedy")
 GAMES = 60

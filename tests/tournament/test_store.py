@@ -100,6 +100,7 @@ def test_game_lookup_and_export(tmp_path):
         load_record(tmp_path / "bad.jsonl")
 
 
+@pytest.mark.integration
 def test_processes_that_open_a_new_store_at_once_all_get_it(tmp_path):
     """Setting a new file up (tables, write-ahead log) while others do the same must wait
     for them, not fail with 'database is locked'."""

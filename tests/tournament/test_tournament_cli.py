@@ -134,6 +134,7 @@ def test_the_ray_backend_asks_for_ray_when_it_is_missing(monkeypatch):
         list(run_games(tasks, backend="ray"))
 
 
+@pytest.mark.integration
 def test_a_tournament_on_a_local_ray_instance(tmp_path):
     config = TournamentConfig("obridjie", AGENTS, games_per_pair=4, openings=1)
     on_ray = run_tournament(config, db=tmp_path / "ray.sqlite", backend="ray", workers=2,

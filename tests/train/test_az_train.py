@@ -212,6 +212,7 @@ def test_the_resume_command_keeps_the_backend():
     assert "--backend" not in resume_command(local, Path("gen_3.npz"))
 
 
+@pytest.mark.integration
 def test_the_first_generation_on_ray_is_the_one_on_local_processes(tmp_path):
     """The same seed gives the same positions, labels and network whether the two workers'
     shares are played in two local processes or as Ray tasks (here a local Ray instance the

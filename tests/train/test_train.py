@@ -48,46 +48,6 @@ def play_out(spec: str, variant: str) -> Game:
     return game
 
 
-def test_a_short_run_saves_a_model_that_plays_as_an_agent(tmp_path):
-    result = train("oware", TINY, out=tmp_path, seed=0, progress=False)
-    assert result.timesteps >= TINY.timesteps
-    assert result.final_model.exists() and result.best_model.exists()
-    assert play_out(f"ppo:{result.final_model}", "oware").over
-    # the pool got the untrained policy and the snapshots, only the newest two kept in play
-    assert sorted(p.name for p in (tmp_path / "pool").iterdir())[:1] == ["step_0.zip"]
-    state = json.loads((tmp_path / "checkpoints" / f"step_{result.timesteps}.json").read_text())
-    assert len(state["pool"]["snapshots"]) == 2 and state["timesteps"] == result.timesteps
-    # evaluations through the tournament store, with Wilson intervals, logged for TensorBoard
-    assert [e.timesteps for e in result.evaluations][-1] == result.timesteps
-    for evaluation in result.evaluations:
-        assert set(evaluation.scores) == {"random", "greedy"}
-        for score, low, high in evaluation.scores.values():
-            assert 0 <= low <= score <= high <= 1
-    lines = (tmp_path / "evaluations.jsonl").read_text().splitlines()
-    assert len(lines) == len(result.evaluations)
-    assert (tmp_path / "evaluations.sqlite").exists()
-    assert list((tmp_path / "tensorboard").rglob("events.out.tfevents.*"))
-    summary = json.loads((tmp_path / "run.json").read_text())
-    assert summary["variant"] == "oware" and summary["timesteps"] == result.timesteps
-    assert summary["seconds"] > 0 and summary["config"]["n_envs"] == TINY.n_envs
-
-
-def test_a_resumed_run_continues_its_step_count_and_pool(tmp_path):
-    first = train("ayoayo", TINY, out=tmp_path, seed=1, progress=False)
-    checkpoint = tmp_path / "checkpoints" / f"step_{first.timesteps}.zip"
-    pool = json.loads(checkpoint.with_suffix(".json").read_text())["pool"]["snapshots"]
-    longer = replace(TINY, timesteps=first.timesteps + 2048, pool_size=10)
-    second = train("ayoayo", longer, out=tmp_path, seed=1, resume=checkpoint, progress=False)
-    assert second.timesteps >= first.timesteps + 2048
-    state = json.loads((tmp_path / "checkpoints" / f"step_{second.timesteps}.json").read_text())
-    snapshots = state["pool"]["snapshots"]
-    assert snapshots[: len(pool)] == pool and len(snapshots) > len(pool)  # it went on
-    with pytest.raises(ValueError, match="is a checkpoint of ayoayo, not of oware"):
-        train("oware", longer, out=tmp_path, resume=checkpoint, progress=False)
-    with pytest.raises(ValueError, match="a checkpoint is a step_N.zip"):
-        train("ayoayo", longer, out=tmp_path, resume=tmp_path / "nothing.zip", progress=False)
-
-
 def test_configs_load_and_bad_ones_are_named(tmp_path):
     for variant in ("oware", "ayoayo", "obridjie"):
         config = load_config(variant)
@@ -221,6 +181,50 @@ def test_a_new_run_into_a_used_out_is_refused_unless_resume_or_overwrite(run_cop
     assert [json.loads(line)["timesteps"] for line in lines] == [1024]  # none of the old run
     assert sorted(p.name for p in (run_copy / "checkpoints").glob("*.zip")) == ["step_1024.zip"]
     assert (run_copy / "notes.txt").read_text() == "mine"  # not the run's: left alone
+
+
+def test_a_short_run_saves_a_model_that_plays_as_an_agent(finished_run):
+    run = finished_run / "run"
+    summary = json.loads((run / "run.json").read_text())
+    timesteps = summary["timesteps"]
+    assert summary["variant"] == "oware" and timesteps >= TINY.timesteps
+    assert summary["seconds"] > 0 and summary["config"]["n_envs"] == TINY.n_envs
+    assert (run / "final_model.zip").exists() and (run / "best_model.zip").exists()
+    assert play_out(f"ppo:{run / 'final_model.zip'}", "oware").over
+    # the pool got the untrained policy and the snapshots, only the newest two kept in play
+    assert sorted(p.name for p in (run / "pool").iterdir())[:1] == ["step_0.zip"]
+    state = json.loads((run / "checkpoints" / f"step_{timesteps}.json").read_text())
+    assert len(state["pool"]["snapshots"]) == 2 and state["timesteps"] == timesteps
+    # evaluations through the tournament store, with Wilson intervals, logged for TensorBoard
+    lines = (run / "evaluations.jsonl").read_text().splitlines()
+    evaluations = [json.loads(line) for line in lines]
+    assert evaluations[-1]["timesteps"] == timesteps
+    for evaluation in evaluations:
+        assert set(evaluation["scores"]) == {"random", "greedy"}
+        for score, low, high in evaluation["scores"].values():
+            assert 0 <= low <= score <= high <= 1
+    assert (run / "evaluations.sqlite").exists()
+    assert list((run / "tensorboard").rglob("events.out.tfevents.*"))
+
+
+def test_a_resumed_run_continues_its_step_count_and_pool(run_copy):
+    checkpoint = run_copy / "checkpoints" / f"step_{TINY.timesteps}.zip"
+    pool = json.loads(checkpoint.with_suffix(".json").read_text())["pool"]["snapshots"]
+    longer = replace(TINY, timesteps=TINY.timesteps + 2048, pool_size=10)
+    second = train("oware", longer, out=run_copy, seed=1, resume=checkpoint, progress=False)
+    assert second.timesteps >= TINY.timesteps + 2048
+    state = json.loads((run_copy / "checkpoints" / f"step_{second.timesteps}.json").read_text())
+    snapshots = state["pool"]["snapshots"]
+    assert snapshots[: len(pool)] == pool and len(snapshots) > len(pool)  # it went on
+    # the evaluations it returns are the last lines of the run's log
+    lines = (run_copy / "evaluations.jsonl").read_text().splitlines()
+    logged = [json.loads(line)["timesteps"] for line in lines]
+    assert logged[-len(second.evaluations) :] == [e.timesteps for e in second.evaluations]
+    assert second.evaluations[-1].timesteps == second.timesteps
+    with pytest.raises(ValueError, match="is a checkpoint of oware, not of ayoayo"):
+        train("ayoayo", longer, out=run_copy, resume=checkpoint, progress=False)
+    with pytest.raises(ValueError, match="a checkpoint is a step_N.zip"):
+        train("oware", longer, out=run_copy, resume=run_copy / "nothing.zip", progress=False)
 
 
 def test_resuming_a_run_that_has_its_timesteps_changes_nothing(run_copy, capsys):
