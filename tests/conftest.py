@@ -20,6 +20,7 @@ with all its examples, as CI does (`.ci/run`).
 import os
 import sys
 
+import numba
 import pytest
 import strategies
 from hypothesis import settings
@@ -30,9 +31,12 @@ from mancala_env.kernels import SHARED_SWITCH
 def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault(SHARED_SWITCH, "1")
     if os.environ.get("PYTEST_XDIST_WORKER"):
-        # a test process per core: PyTorch's threads (one per core in each process otherwise)
-        # would crowd the other processes' cores; set before any test imports torch
+        # a test process per core: PyTorch's threads and the batch kernels' parallel loops (a
+        # thread per core in each process otherwise, spinning between calls) would crowd the
+        # other processes' cores, and slow a test of 8 games tenfold; set before any test
+        # imports torch
         os.environ.setdefault("OMP_NUM_THREADS", "1")
+        numba.set_num_threads(1)
     strategies.FULL_EXAMPLES = config.getoption("--integration")
     if not strategies.FULL_EXAMPLES:
         settings.register_profile("loop", max_examples=strategies.LOOP_DEFAULT)

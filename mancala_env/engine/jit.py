@@ -14,8 +14,12 @@ constant of `layout.py` or a kernel it calls in another module changed would be 
 This `njit` stamps each cache entry with the key of the module the kernel is written in
 (`source_keys.module_key`: its source and that of every module of this package it imports,
 directly or not), numba's version and whether numba checks bounds (which numba's own cache does
-not tell apart), so a change there compiles afresh, and a change anywhere else does not. Both
-tricks reach into numba's internals, which `numba_internals` holds.
+not tell apart), so a change there compiles afresh, and a change anywhere else does not.
+
+Processes started together (a training run's or a tournament's workers) would each compile a
+kernel missing from the disk cache; a cached kernel compiles under a lock file beside its cache
+index, so one of them compiles it and the others load it. The three tricks reach into numba's
+internals, which `numba_internals` holds.
 
 ``inline="derived"`` marks a small kernel on the path of every move (the sowing's lap, the
 capture, counting the legal moves): a rule set's own kernels (`engine.compiler`), where its
@@ -33,7 +37,7 @@ from typing import Any
 import numba
 from numba.extending import is_jitted
 
-from .numba_internals import compile_by_type, stamp_cache
+from .numba_internals import compile_by_type, compile_once, stamp_cache
 from .source_keys import module_key
 
 INLINE_DERIVED = "derived"  # inlined in a rule set's own kernels, called in the shared ones
@@ -52,6 +56,7 @@ def njit(function: Callable | None = None, **options: Any) -> Any:
         compile_by_type(dispatcher)
         if cache:
             stamp_cache(dispatcher, function, _stamp(function.__module__))
+            compile_once(dispatcher)
     return dispatcher
 
 

@@ -1,10 +1,12 @@
 """Every use of numba's internals, in one place, for the numba versions in `TESTED`.
 
-numba's public API lacks four things the engine needs; each is done here and nowhere else:
+numba's public API lacks five things the engine needs; each is done here and nowhere else:
 
 1. `compile_by_type`: a compiled caller that passes a constant (``_finish(state, 0, ...)``)
-   makes numba compile the callee once for each literal value. The engine's kernels are typed
-   by argument type instead (`Dispatcher.get_call_template`, replaced per dispatcher).
+   makes numba compile the callee once for each literal value, and once more for each width
+   of integer it is passed (an int32 read from a state, an int64 count). The engine's kernels
+   are typed by argument type, every integer as int64, instead
+   (`Dispatcher.get_call_template`, replaced per dispatcher).
 2. `stamp_cache`: numba's disk cache checks the kernel's own source file alone, so a kernel
    cached before a constant it reads in another module changed would be loaded stale. The cache
    entries are stamped with the key of the sources the kernel is built from (`caching`
@@ -13,6 +15,11 @@ numba's public API lacks four things the engine needs; each is done here and now
    who waits is told why (`first_use`).
 4. `stack_array`: scratch room on the stack frame, for kernels compiled without reference
    counting (`engine.scratch`): an intrinsic that fills numba's array structure.
+5. `compile_once`: processes started together (a training run's or a tournament's workers,
+   the test processes) would each compile the same kernel when it is not yet in the disk
+   cache. A cached kernel compiles under a lock file beside its cache index: the first process
+   compiles and saves, the others wait for it and load what it saved
+   (`Dispatcher.compile`, replaced per dispatcher).
 
 `tests/engine/test_numba_internals.py` checks each against the installed numba and fails, naming the
 version, when numba is outside `TESTED` or one of these internals moved; ``pyproject.toml``
@@ -22,6 +29,8 @@ bounds numba to the same range.
 from __future__ import annotations
 
 import functools
+import os
+import time
 import warnings
 from collections.abc import Callable
 from types import MethodType
@@ -29,7 +38,7 @@ from typing import Any
 
 import numba
 from numba import types
-from numba.core import caching, cgutils
+from numba.core import caching, cgutils, sigutils
 from numba.core.dispatcher import Dispatcher
 from numba.extending import intrinsic
 from numba.np.arrayobj import populate_array
@@ -75,9 +84,19 @@ def _call_template_by_type(
 ) -> tuple[Any, Any, Any, Any]:
     return Dispatcher.get_call_template(
         dispatcher,
-        tuple(types.unliteral(a) for a in args),
-        {key: types.unliteral(value) for key, value in kws.items()},
+        tuple(_plain(a) for a in args),
+        {key: _plain(value) for key, value in kws.items()},
     )
+
+
+def _plain(argument: Any) -> Any:
+    """The type `argument` is compiled for: its type without the literal value, and int64
+    for any integer int64 holds (an int32 read from a state array and an int64 count passed
+    to the same kernel compile it once, the int32 widened where it is passed)."""
+    argument = types.unliteral(argument)
+    if isinstance(argument, types.Integer) and (argument.signed or argument.bitwidth < 64):
+        return types.int64
+    return argument
 
 
 # ---- 2. cache entries stamped by more than the kernel's own file ----------------------------
@@ -156,3 +175,56 @@ def stack_array(typingctx, count):
         return array._getvalue()
 
     return SCRATCH(count), codegen
+
+
+# ---- 5. one compile of a kernel for processes started together -----------------------------
+
+try:
+    import fcntl
+except ImportError:  # Windows: each process compiles for itself
+    fcntl = None
+
+LOCK_WAIT_SECONDS = 600  # a process that held a lock longer is taken to be stuck: compile anyway
+_held: set[str] = set()  # the lock files this process holds (a recursive kernel re-enters)
+
+
+def compile_once(dispatcher: Dispatcher) -> None:
+    """Make processes that compile cached `dispatcher` at the same time compile it once: each
+    compiles under a lock file beside the kernel's cache index, so a process that waited
+    loads from the disk cache what the first one saved."""
+    if fcntl is None:
+        return
+    lock = os.path.join(dispatcher._cache._cache_path, dispatcher._cache._cache_file._index_name)
+    dispatcher.compile = MethodType(
+        functools.partial(_compile_locked, lock=lock + ".lock"), dispatcher
+    )
+
+
+def _compile_locked(dispatcher: Dispatcher, sig: Any, lock: str) -> Any:
+    args, _ = sigutils.normalize_signature(sig)
+    if tuple(args) in dispatcher.overloads or lock in _held:
+        return Dispatcher.compile(dispatcher, sig)
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    except OSError:  # the cache folder cannot be written: numba will not save there either
+        return Dispatcher.compile(dispatcher, sig)
+    try:
+        _lock(fd)
+        _held.add(lock)
+        return Dispatcher.compile(dispatcher, sig)
+    finally:
+        _held.discard(lock)
+        os.close(fd)  # closing the file releases its lock
+
+
+def _lock(fd: int) -> None:
+    """Take the lock on `fd`, waiting for the process holding it at most `LOCK_WAIT_SECONDS`."""
+    deadline = time.monotonic() + LOCK_WAIT_SECONDS
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                return
+            time.sleep(0.05)

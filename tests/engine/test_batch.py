@@ -139,6 +139,7 @@ def test_step_random_draws_every_legal_move_alike():
 @pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="one thread: nothing to compare")
 def test_random_choices_follow_the_seed_on_any_number_of_threads():
     def play(threads: int) -> tuple[np.ndarray, np.ndarray]:
+        before = numba.get_num_threads()
         numba.set_num_threads(threads)
         try:
             batch = BatchedGames("oware", 64, seed=5)
@@ -146,7 +147,7 @@ def test_random_choices_follow_the_seed_on_any_number_of_threads():
             actions = np.stack([batch.step_random()[0] for _ in range(200)])
             return actions, batch.states.copy()
         finally:
-            numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+            numba.set_num_threads(before)
 
     one, every = play(1), play(numba.config.NUMBA_NUM_THREADS)
     assert (one[0] == every[0]).all() and (one[1] == every[1]).all()

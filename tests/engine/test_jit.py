@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import numba
+import numpy as np
 import pytest
 
 from mancala_env.engine.jit import njit
@@ -31,6 +32,25 @@ def test_a_kernel_called_with_constants_compiles_once_per_type():
     plain_add, plain_caller = kernels(numba.njit)
     assert plain_caller(10) == 34
     assert len(plain_add.signatures) == 3  # numba's own: once for each literal
+
+
+def test_a_kernel_passed_integers_of_two_widths_compiles_once():
+    add, _ = kernels(njit)
+
+    @njit
+    def caller(values):
+        return add(values[0], 1) + add(values[0], values[1]) + add(len(values), values[1])
+
+    assert caller(np.array([3, 4], np.int32)) == 4 + 7 + 6
+    assert add.signatures == [(numba.int64, numba.int64)]
+    plain_add, _ = kernels(numba.njit)
+
+    @numba.njit
+    def plain_caller(values):
+        return plain_add(values[0], values[1]) + plain_add(len(values), values[1])
+
+    assert plain_caller(np.array([3, 4], np.int32)) == 7 + 6
+    assert len(plain_add.signatures) == 2  # numba's own: (int32, int32) and (int64, int32)
 
 
 @pytest.mark.integration
@@ -64,3 +84,83 @@ def test_a_changed_constant_compiles_the_kernels_afresh(tmp_path):
     layout = tmp_path / "mancala_env" / "engine" / "layout.py"
     layout.write_text(layout.read_text() + "\nA_NEW_CONSTANT = 1\n")
     assert run() == "False 12"  # the layout changed: compiled afresh
+
+
+KERNEL_MODULE = """
+from mancala_env.engine.jit import njit
+
+
+@njit(cache=True)
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+"""
+
+
+def kernel_module(folder: Path, name: str):
+    """A module of `folder` holding a cached recursive kernel, imported (and kept in
+    `sys.modules`, where numba finds the recursive call's target)."""
+    import importlib
+
+    (folder / f"{name}.py").write_text(KERNEL_MODULE)
+    sys.path.insert(0, str(folder))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(folder))
+
+
+def test_a_recursive_cached_kernel_compiles_under_its_own_lock(tmp_path):
+    """The kernel's compile re-enters itself (numba types the recursive call by compiling it):
+    the lock this process holds does not stop it."""
+    module = kernel_module(tmp_path, "recursive_kernel")
+    assert module.fib(10) == 55
+    assert sum(module.fib.stats.cache_misses.values()) == 1
+
+
+def test_a_lock_held_too_long_is_waited_for_no_longer_than_its_bound(tmp_path, monkeypatch):
+    import fcntl
+
+    from mancala_env.engine import numba_internals
+
+    module = kernel_module(tmp_path, "stuck_kernel")
+    lock = tmp_path / "__pycache__" / (module.fib._cache._cache_file._index_name + ".lock")
+    monkeypatch.setattr(numba_internals, "LOCK_WAIT_SECONDS", 0.3)
+    with open(lock, "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # as a process stuck while compiling would
+        assert module.fib(12) == 144  # compiled all the same
+
+
+@pytest.mark.integration
+def test_processes_started_together_compile_a_kernel_once(tmp_path):
+    """Two processes call a kernel that is not in the disk cache at the same moment: one
+    compiles it, the other waits for its lock and loads what it saved."""
+    (tmp_path / "together.py").write_text(KERNEL_MODULE)
+    code = (
+        "import sys, time\n"
+        "from pathlib import Path\n"
+        "import together\n"
+        "Path(sys.argv[1]).touch()\n"
+        "while len(list(Path('.').glob('ready-*'))) < 2:\n"
+        "    time.sleep(0.01)\n"
+        "together.fib(15)\n"
+        "stats = together.fib.stats\n"
+        "print(sum(stats.cache_misses.values()), sum(stats.cache_hits.values()))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, f"ready-{i}"],
+            env=env,
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i in range(2)
+    ]
+    outputs = []
+    for process in processes:
+        out, err = process.communicate(timeout=120)
+        assert process.returncode == 0, err
+        outputs.append(out.strip())
+    assert sorted(outputs) == ["0 1", "1 0"]  # (misses, hits): one compiled, one loaded

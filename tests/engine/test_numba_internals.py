@@ -38,6 +38,7 @@ def test_the_package_bounds_numba_to_the_tested_range():
 def test_the_internals_are_where_they_were():
     template = inspect.signature(Dispatcher.get_call_template)
     assert list(template.parameters) == ["self", "args", "kws"], WHERE
+    assert list(inspect.signature(Dispatcher.compile).parameters) == ["self", "sig"], WHERE
     assert isinstance(caching.CompileResultCacheImpl._locator_classes, list), WHERE
     assert issubclass(caching.FunctionCache._impl_class, caching.CompileResultCacheImpl), WHERE
     for name in ("UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator"):
@@ -54,6 +55,8 @@ def test_a_stamped_kernel_reads_its_disk_cache_index():
         return 2 * x
 
     assert twice._cache._cache_file._load_index() is not None, WHERE
+    assert Path(twice._cache._cache_path).is_dir(), WHERE
+    assert twice._cache._cache_file._index_name.endswith(".nbi"), WHERE
     assert twice(21) == 42 and numba_internals.has_cached_code(twice)
 
 
