@@ -2,6 +2,7 @@
 and the errors of bad settings and checkpoints."""
 
 import json
+import shutil
 
 import numpy as np
 import pytest
@@ -273,6 +274,14 @@ def test_settings_are_checked_before_the_run_writes_a_file(tmp_path, changes, me
     assert not out.exists()
 
 
+@pytest.fixture(scope="module")
+def grand_slam_run(tmp_path_factory):
+    """A run of one generation under an option, for the tests to edit copies of."""
+    out = tmp_path_factory.mktemp("grand_slam") / "run"
+    train_az("oware", tiny(positions=12), out, options={"grand_slam": "capture"}, progress=False)
+    return out
+
+
 def _edit_json(path, change):
     document = json.loads(path.read_text())
     change(document)
@@ -305,10 +314,10 @@ def _edit_buffer(path, change):
     ],
 )
 def test_a_checkpoint_whose_state_or_kept_positions_are_impossible_is_refused(
-    tmp_path, edit, message
+    tmp_path, edit, message, grand_slam_run
 ):
     options = {"grand_slam": "capture"}
-    train_az("oware", tiny(positions=12), tmp_path / "run", options=options, progress=False)
+    shutil.copytree(grand_slam_run, tmp_path / "run")
     checkpoint = tmp_path / "run" / "checkpoints" / "gen_1.npz"
     edit(checkpoint.with_suffix(".json"), checkpoint.with_suffix(".buffer.npz"))
     before = {p.name: p.read_bytes() for p in checkpoint.parent.iterdir()}
