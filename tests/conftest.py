@@ -33,7 +33,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if os.environ.get("PYTEST_XDIST_WORKER"):
         # a test process per core: PyTorch's threads and the batch kernels' parallel loops (a
         # thread per core in each process otherwise, spinning between calls) would crowd the
-        # other processes' cores, and slow a test of 8 games tenfold; set before any test
+        # other processes' cores, and slow a test of 8 games many times over; set before any test
         # imports torch
         os.environ.setdefault("OMP_NUM_THREADS", "1")
         numba.set_num_threads(1)

@@ -194,10 +194,16 @@ def compile_once(dispatcher: Dispatcher) -> None:
     loads from the disk cache what the first one saved."""
     if fcntl is None:
         return
-    lock = os.path.join(dispatcher._cache._cache_path, dispatcher._cache._cache_file._index_name)
     dispatcher.compile = MethodType(
-        functools.partial(_compile_locked, lock=lock + ".lock"), dispatcher
+        functools.partial(_compile_locked, lock=lock_path(dispatcher)), dispatcher
     )
+
+
+def lock_path(dispatcher: Dispatcher) -> str:
+    """The lock file a cached `dispatcher` compiles under: its cache index's name, ``.lock``
+    added, in the same folder."""
+    cache = dispatcher._cache
+    return os.path.join(cache._cache_path, cache._cache_file._index_name + ".lock")
 
 
 def _compile_locked(dispatcher: Dispatcher, sig: Any, lock: str) -> Any:

@@ -4,6 +4,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numba
@@ -123,11 +124,14 @@ def test_a_lock_held_too_long_is_waited_for_no_longer_than_its_bound(tmp_path, m
     from mancala_env.engine import numba_internals
 
     module = kernel_module(tmp_path, "stuck_kernel")
-    lock = tmp_path / "__pycache__" / (module.fib._cache._cache_file._index_name + ".lock")
+    lock = Path(numba_internals.lock_path(module.fib))
+    assert lock.parent == Path(module.fib._cache._cache_path)  # beside the kernel's cache index
     monkeypatch.setattr(numba_internals, "LOCK_WAIT_SECONDS", 0.3)
     with open(lock, "w") as held:
         fcntl.flock(held, fcntl.LOCK_EX)  # as a process stuck while compiling would
+        began = time.monotonic()
         assert module.fib(12) == 144  # compiled all the same
+        assert time.monotonic() - began >= 0.3  # after waiting for the lock its bound
 
 
 @pytest.mark.integration
