@@ -8,9 +8,9 @@ out); the full one, CI's, adds `--integration`. Each cold run has the derived mo
 bytecode of the repository's own modules (their `__pycache__` folders removed): what a fresh
 clone has. Python writes bytecode as it does by default (`PYTHONDONTWRITEBYTECODE` is unset for
 the runs). Then one run of the developer's loop after a comment line is appended to each
-`--edit` file in turn (put back as it was afterwards), each on a fresh copy of the last cold
-run's caches: the loop of a developer who changed one file. Each run's wall and CPU seconds
-(its processes' user and system time), its tests and the load average as it began go to
+`--edit` file in turn (put back as it was afterwards), each on the last cold run's caches as
+that run left them: the loop of a developer who changed one file. Each run's wall and CPU
+seconds (its processes' user and system time), its tests and the load average as it began go to
 benchmarks/results/test_times.json, with the date, the machine, the command and the commit.
 """
 
@@ -115,18 +115,22 @@ def main() -> None:
             _remove_bytecode()
             caches = Path(folder) / f"cold_{n}"
             runs.append(run_suite(DEVELOPER, caches, f"developer's, cold {n + 1}"))
-        for n, edit in enumerate(edits):
-            # a copy of the cold run's caches: the kernels an earlier edit recompiled (and its
-            # file, put back, would recompile again) are warm for this run as for the first
-            warm = Path(folder) / f"warm_{n}"
-            shutil.copytree(caches, warm, symlinks=True)
+        # each edited run starts from the cold run's caches, put back where they were: the
+        # kernels an earlier edit recompiled (its file, put back, would recompile them again)
+        # are warm for every run, and numba keys the cache of a derived module (a file in
+        # MANCALA_ENV_CACHE) by its folder's path, so a copy elsewhere would compile them all
+        cold = Path(folder) / "cold_caches"
+        shutil.copytree(caches, cold, symlinks=True)
+        for edit in edits:
+            shutil.rmtree(caches)
+            shutil.copytree(cold, caches, symlinks=True)
             edited = ROOT / edit
             original = edited.read_bytes()
             try:
                 write_atomically(
                     edited, original + b"\n# an edit: the warm run after changing this file\n"
                 )
-                runs.append(run_suite(DEVELOPER, warm, f"developer's, warm, {edit} edited"))
+                runs.append(run_suite(DEVELOPER, caches, f"developer's, warm, {edit} edited"))
             finally:
                 write_atomically(edited, original)
     commit = subprocess.run(
