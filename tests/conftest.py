@@ -20,7 +20,6 @@ with all its examples, as CI does (`.ci/run`).
 import os
 import sys
 
-import numba
 import pytest
 import strategies
 from hypothesis import settings
@@ -30,13 +29,13 @@ from mancala_env.kernels import SHARED_SWITCH
 
 def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault(SHARED_SWITCH, "1")
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        # a test process per core: PyTorch's threads and the batch kernels' parallel loops (a
-        # thread per core in each process otherwise, spinning between calls) would crowd the
-        # other processes' cores, and slow a test of 8 games many times over; set before any test
-        # imports torch
+    if getattr(config.option, "numprocesses", None):
+        # a test process per core (xdist's workers, started after this with this environment),
+        # each with one PyTorch thread and a numba pool of one thread: a pool of a thread per
+        # core in each process (set_num_threads(1) keeps the pool) crowds the other processes'
+        # cores. The tests of several threads start a process of their own (tests/threads.py).
         os.environ.setdefault("OMP_NUM_THREADS", "1")
-        numba.set_num_threads(1)
+        os.environ.setdefault("NUMBA_NUM_THREADS", "1")
     strategies.FULL_EXAMPLES = config.getoption("--integration")
     if not strategies.FULL_EXAMPLES:
         settings.register_profile("loop", max_examples=strategies.LOOP_DEFAULT)

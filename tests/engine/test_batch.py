@@ -2,9 +2,9 @@
 
 import pickle
 
-import numba
 import numpy as np
 import pytest
+from threads import run_on_threads
 
 from mancala_env import Game
 from mancala_env.batch import NO_RESULT, BatchedGames
@@ -136,21 +136,26 @@ def test_step_random_draws_every_legal_move_alike():
     assert counts.sum() == 6000 and (np.abs(counts - 1000) < 120).all(), counts  # 4.2 sigma
 
 
-@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="one thread: nothing to compare")
-def test_random_choices_follow_the_seed_on_any_number_of_threads():
-    def play(threads: int) -> tuple[np.ndarray, np.ndarray]:
-        before = numba.get_num_threads()
-        numba.set_num_threads(threads)
-        try:
-            batch = BatchedGames("oware", 64, seed=5)
-            batch.reset()
-            actions = np.stack([batch.step_random()[0] for _ in range(200)])
-            return actions, batch.states.copy()
-        finally:
-            numba.set_num_threads(before)
+PLAYED_ON_THREADS = """
+import numba, numpy as np
+from mancala_env.batch import BatchedGames
 
-    one, every = play(1), play(numba.config.NUMBA_NUM_THREADS)
-    assert (one[0] == every[0]).all() and (one[1] == every[1]).all()
+def play(threads):
+    numba.set_num_threads(threads)
+    batch = BatchedGames("oware", 64, seed=5)
+    batch.reset()
+    actions = np.stack([batch.step_random()[0] for _ in range(200)])
+    return actions, batch.states.copy()
+
+one, every = play(1), play(numba.config.NUMBA_NUM_THREADS)
+print(numba.config.NUMBA_NUM_THREADS, (one[0] == every[0]).all() and (one[1] == every[1]).all())
+"""
+
+
+def test_random_choices_follow_the_seed_on_any_number_of_threads():
+    """The same random moves and positions on one thread and on a pool of four (in a process
+    of its own: the tests' processes have one thread)."""
+    assert run_on_threads(["-c", PLAYED_ON_THREADS], threads=4).split() == ["4", "True"]
 
 
 @pytest.mark.parametrize("name", ["oware", "ayoyayo", "mangala"])

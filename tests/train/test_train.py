@@ -210,9 +210,9 @@ def test_a_short_run_saves_a_model_that_plays_as_an_agent(finished_run):
 def test_a_resumed_run_continues_its_step_count_and_pool(run_copy):
     checkpoint = run_copy / "checkpoints" / f"step_{TINY.timesteps}.zip"
     pool = json.loads(checkpoint.with_suffix(".json").read_text())["pool"]["snapshots"]
-    longer = replace(TINY, timesteps=TINY.timesteps + 2048, pool_size=10)
+    longer = replace(TINY, timesteps=TINY.timesteps + 1024, pool_size=10)
     second = train("oware", longer, out=run_copy, seed=1, resume=checkpoint, progress=False)
-    assert second.timesteps >= TINY.timesteps + 2048
+    assert second.timesteps >= TINY.timesteps + 1024
     state = json.loads((run_copy / "checkpoints" / f"step_{second.timesteps}.json").read_text())
     snapshots = state["pool"]["snapshots"]
     assert snapshots[: len(pool)] == pool and len(snapshots) > len(pool)  # it went on
