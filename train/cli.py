@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import shlex
 import sys
 from collections.abc import Callable
@@ -116,8 +117,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
-def resume_command(args: argparse.Namespace, checkpoint: Path) -> str:
-    """The ``mancala train`` command that continues the run of `args` from `checkpoint`."""
+def resume_command(args: argparse.Namespace, checkpoint: Path, seconds_used: float = 0.0) -> str:
+    """The ``mancala train`` command that continues the run of `args` from `checkpoint`, after
+    `seconds_used` of its ``--max-minutes``: the command asks for the minutes left (rounded
+    down to a tenth, at least a tenth, as a run's limit counts its own invocation only)."""
     words = ["mancala", "train", args.variant, "--resume", str(checkpoint)]
     if args.algo != "ppo":
         words += ["--algo", args.algo]
@@ -135,6 +138,8 @@ def resume_command(args: argparse.Namespace, checkpoint: Path) -> str:
         "ray_address",
     ):
         value = getattr(args, option)
+        if option == "max_minutes" and value is not None:
+            value = max(0.1, math.floor(round(10 * (value - seconds_used / 60), 6)) / 10)
         if value is not None:
             words += [f"--{option.replace('_', '-')}", str(value)]
     if args.no_progress:
@@ -265,7 +270,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     except TrainingInterrupted as stop:
         print(f"\nmancala train: {stop}; continue with:", file=sys.stderr)
-        print(f"  {resume_command(args, stop.checkpoint)}", file=sys.stderr)
+        print(f"  {resume_command(args, stop.checkpoint, stop.seconds)}", file=sys.stderr)
         return INTERRUPTED
     except KeyboardInterrupt:
         print("\nmancala train: interrupted before training began; nothing saved", file=sys.stderr)

@@ -41,12 +41,14 @@ class NothingToDo(Exception):
 
 
 class TrainingInterrupted(Exception):
-    """Ctrl-C stopped the run; `checkpoint` holds it, ready for ``--resume``."""
+    """Ctrl-C stopped the run; `checkpoint` holds it, ready for ``--resume``; `seconds` is how
+    long this invocation ran (what a resumed run's ``--max-minutes`` has left)."""
 
-    def __init__(self, checkpoint: Path, timesteps: int) -> None:
+    def __init__(self, checkpoint: Path, timesteps: int, seconds: float) -> None:
         super().__init__(f"interrupted at step {timesteps:,}; checkpoint saved: {checkpoint}")
         self.checkpoint = checkpoint
         self.timesteps = timesteps
+        self.seconds = seconds
 
 
 # what a run writes in its folder (all that --overwrite removes)
@@ -214,8 +216,8 @@ def train(
     except KeyboardInterrupt:
         callback.attach(model)
         checkpoint = callback.checkpoint()
-        _write_summary(out, summary, model.num_timesteps, started, interrupted=True)
-        raise TrainingInterrupted(checkpoint, model.num_timesteps) from None
+        seconds = _write_summary(out, summary, model.num_timesteps, started, interrupted=True)
+        raise TrainingInterrupted(checkpoint, model.num_timesteps, seconds) from None
     final = save_model(model, out / "final_model.zip")
     callback.attach(model)
     callback.checkpoint()

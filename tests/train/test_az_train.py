@@ -213,6 +213,28 @@ def test_the_resume_command_keeps_the_backend():
     assert "--backend" not in resume_command(local, Path("gen_3.npz"))
 
 
+@pytest.mark.parametrize(
+    ("given", "seconds_used", "left"), [(23, 0, "23.0"), (23, 600, "13.0"), (0.3, 0, "0.3"),
+                                        (10, 17.9 * 60 + 30, "0.1"), (37, 14 * 60 + 59, "22.0")]
+)  # fmt: skip
+def test_the_resume_command_asks_for_the_minutes_left(given, seconds_used, left):
+    """--max-minutes counts one invocation, so the command that continues a run stopped after
+    `seconds_used` asks for what was left (rounded down; a tenth at least)."""
+    import argparse
+    import shlex
+    from pathlib import Path
+
+    from mancala_env.train.cli import add_arguments, resume_command
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["oware", "--algo", "az", "--max-minutes", str(given)])
+    words = shlex.split(resume_command(args, Path("gen_3.npz"), seconds_used))
+    assert words[words.index("--max-minutes") + 1] == left
+    no_limit = parser.parse_args(["oware", "--algo", "az"])
+    assert "--max-minutes" not in resume_command(no_limit, Path("gen_3.npz"), seconds_used)
+
+
 @pytest.mark.integration
 def test_the_first_generation_on_ray_is_the_one_on_local_processes(tmp_path):
     """The same seed gives the same positions, labels and network whether the two workers'

@@ -494,8 +494,8 @@ def train_az(
         bar.close()
         if checkpoint is None:
             raise
-        _write_summary(out, summary, run, started, interrupted=True)
-        raise TrainingInterrupted(checkpoint, run.positions) from None
+        seconds = _write_summary(out, summary, run, started, interrupted=True)
+        raise TrainingInterrupted(checkpoint, run.positions, seconds) from None
     final = out / "final.npz"
     write_atomically(final, checkpoint.read_bytes())
     seconds = _write_summary(out, summary, run, started, interrupted=False)
