@@ -90,9 +90,16 @@ def _network_strength(variant: str, path: Path) -> list[str]:
         lines.append(
             f"\nTraining (`{training.relative_to(ROOT).as_posix()}`, the run's evaluations): "
             f"{last['positions']:,} labelled positions in {last['generation']} generations, "
-            f"{last['seconds'] / 60:.0f} minutes of training time."
+            f"{last['seconds'] / 60:.0f} minutes of training time; machine: {_machines(rows)}."
         )
     return lines
+
+
+def _machines(rows: list[dict]) -> str:
+    """The machines a training run's evaluations name, in order (runs from before they
+    named one record none)."""
+    named = [row.get("machine", NOT_RECORDED) for row in rows]
+    return "; then ".join(dict.fromkeys(named))
 
 
 def strength() -> str:

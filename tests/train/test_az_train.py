@@ -2,6 +2,8 @@
 and the errors of bad settings and checkpoints."""
 
 import json
+import os
+import platform
 import shutil
 
 import numpy as np
@@ -186,6 +188,8 @@ def test_the_command_line_trains_and_says_how_to_play_the_network(tmp_path, caps
     assert "against alphabeta:depth=1" in printed
     summary = json.loads((out / "run.json").read_text())
     assert summary["options"] == {"grand_slam": "capture"}
+    evaluation = json.loads((out / "evaluations.jsonl").read_text().splitlines()[-1])
+    assert evaluation["machine"] == f"{platform.machine()}, {os.cpu_count()} cores"
     assert main(["oware", "--option", "grand_slam=capture", "--out", str(tmp_path / "p")]) == 2
     assert (
         "--option, --endgames, --init, --backend and --ray-address are read by --algo az only"
@@ -326,6 +330,14 @@ def _edit_buffer(path, change):
         (lambda s, b: _edit_json(s, lambda d: d.update(positions=-(10**12))), "positions must be"),
         (lambda s, b: _edit_json(s, lambda d: d.update(evaluations=[1])), r"evaluations\[0\] must"),
         (lambda s, b: _edit_json(s, lambda d: d.update(extra=1)), "its fields must be"),
+        (
+            lambda s, b: _edit_json(s, lambda d: d["evaluations"][0].update(machine=[1])),
+            r"evaluations\[0\]\.machine must be a text",
+        ),
+        (
+            lambda s, b: _edit_json(s, lambda d: d["evaluations"][0].update(machine="x" * 201)),
+            r"evaluations\[0\]\.machine must be a text of at most 200",
+        ),
         (lambda s, b: s.write_text("[" * 10_000 + "]" * 10_000), "nests 10000 levels deep"),
         (lambda s, b: _edit_json(s, lambda d: d.update(options={})), "other oware options: grand"),
         (lambda s, b: _edit_json(s, lambda d: d["config"].update(hidden=[9])), "hidden \\[9\\]"),
@@ -348,6 +360,16 @@ def test_a_checkpoint_whose_state_or_kept_positions_are_impossible_is_refused(
                  progress=False)  # fmt: skip
     assert "\n" not in str(refused.value)
     assert {p.name: p.read_bytes() for p in checkpoint.parent.iterdir()} == before
+
+
+def test_a_checkpoint_from_before_evaluations_named_their_machine_resumes(tmp_path, grand_slam_run):
+    shutil.copytree(grand_slam_run, tmp_path / "run")
+    checkpoint = tmp_path / "run" / "checkpoints" / "gen_1.npz"
+    _edit_json(checkpoint.with_suffix(".json"), lambda d: d["evaluations"][0].pop("machine"))
+    train_az("oware", tiny(positions=24), tmp_path / "run", options={"grand_slam": "capture"},
+             resume=checkpoint, progress=False)  # fmt: skip
+    lines = (tmp_path / "run" / "evaluations.jsonl").read_text().splitlines()
+    assert ["machine" in json.loads(line) for line in lines] == [False, True]
 
 
 def test_a_time_budget_starts_no_generation_that_would_end_past_it():

@@ -29,6 +29,8 @@ import dataclasses
 import json
 import math
 import multiprocessing
+import os
+import platform
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -80,6 +82,8 @@ MAX_BUFFER_BYTES = 8 * 1024**3  # kept positions: 400,000 of Oware's are 46 MB
 STATE_FIELDS = ("variant", "options", "seed", "config", "generation", "positions", "games",
                 "seconds", "evaluations")  # fmt: skip
 EVALUATION_FIELDS = ("generation", "positions", "seconds", "network", "scores")
+MACHINE = "machine"  # an evaluation's optional field: what the generations were trained on
+MAX_MACHINE_CHARS = 200
 
 
 def fitting_device(choice: str) -> torch.device:
@@ -311,8 +315,14 @@ def _check_state(state: Any) -> None:
         )
     for index, evaluation in enumerate(evaluations):
         where = f"evaluations[{index}]"
-        if not isinstance(evaluation, dict) or set(evaluation) != set(EVALUATION_FIELDS):
-            raise ValueError(f"{where} must be an object of {', '.join(EVALUATION_FIELDS)}")
+        fields = set(evaluation) - {MACHINE} if isinstance(evaluation, dict) else None
+        if fields != set(EVALUATION_FIELDS):
+            raise ValueError(
+                f"{where} must be an object of {', '.join(EVALUATION_FIELDS)} ({MACHINE} optional)"
+            )
+        machine = evaluation.get(MACHINE, "")
+        if not isinstance(machine, str) or len(machine) > MAX_MACHINE_CHARS:
+            raise ValueError(f"{where}.{MACHINE} must be a text of at most {MAX_MACHINE_CHARS}")
         integer(evaluation["generation"], f"{where}.generation", 0, generation)
         integer(evaluation["positions"], f"{where}.positions", 0, positions)
         number(evaluation["seconds"], f"{where}.seconds", 0, math.inf)
@@ -403,7 +413,17 @@ def evaluate(
         "seconds": round(run.seconds, 1),
         "network": str(network),
         "scores": scores,
+        MACHINE: training_machine(run.device),
     }
+
+
+def training_machine(device: torch.device) -> str:
+    """The machine a run trains on, as the strength page names it: the processor's
+    architecture, its cores, and the GPU that fits the network if one does."""
+    cores = f"{platform.machine()}, {os.cpu_count()} cores"
+    if device.type == "cuda":
+        return f"{cores}, {torch.cuda.get_device_name(device)}"
+    return cores
 
 
 def train_az(
