@@ -10,6 +10,7 @@ import importlib.util
 from pathlib import Path
 from typing import Any
 
+from mancala_env.agents.network import SAME_RULES
 from mancala_env.readers import parse_json, read_bytes
 from mancala_env.variants import VARIANTS
 
@@ -106,7 +107,17 @@ def strength() -> str:
     """Every network with a strength file (``az_VARIANT.json``), rule set by rule set."""
     measured = [v for v in sorted(VARIANTS) if (RESULTS / f"az_{v}.json").is_file()]
     sections = [_network_strength(v, RESULTS / f"az_{v}.json") for v in measured]
-    missing = [f"`{v}`" for v in sorted(VARIANTS) if v not in measured]
+    shared = {alias: owner for alias, owner in SAME_RULES.items() if owner in measured}
+    if shared:
+        sections.append(
+            ["## Rule sets that play another's network\n"]
+            + [
+                f"- `az:{alias}` is `az:{owner}`: {VARIANTS[alias].title} plays "
+                f"{VARIANTS[owner].title}'s rules, so its strength is the one above."
+                for alias, owner in sorted(shared.items())
+            ]
+        )
+    missing = [f"`{v}`" for v in sorted(VARIANTS) if v not in measured and v not in shared]
     if missing:
         sections.append(["## Not measured yet\n", f"No measured network: {', '.join(missing)}."])
     return "\n\n".join("\n".join(section) for section in sections) + "\n"

@@ -63,6 +63,11 @@ def test_strength_page_says_which_targets_are_met_and_by_how_much_one_is_missed(
     assert "not shipped" in page  # no agents/networks/ayoayo.npz under tmp_path
     not_measured = page.split("## Not measured yet")[1]
     assert "`oware`" in not_measured and "`ayoayo`" not in not_measured
+    assert "`az:kpo`" not in page  # Oware's network, which plays Kpo, was not measured here
+    (tmp_path / "az_oware.json").write_text(json.dumps({**record, "network": "oware"}))
+    page = tables.strength()
+    assert "- `az:kpo` is `az:oware`: Kpo plays Oware's rules" in page
+    assert "`kpo`" not in page.split("## Not measured yet")[1]
 
 
 def test_metrics_page_renders_every_rule_set_of_the_results_file(tables):
