@@ -24,14 +24,13 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import os
-import platform
 import sys
 from pathlib import Path
 from typing import Any
 
 from mancala_env.agents.tournament.balance import Cell, play_cell, read_cell
 from mancala_env.agents.tournament.store import GameStore
+from mancala_env.machine import describe_machine
 from mancala_env.outputs import write_atomically
 from mancala_env.readers import parse_json, read_bytes
 from mancala_env.variants import get_variant
@@ -183,7 +182,7 @@ def write_results(
 ) -> None:
     document = {
         "date": datetime.date.today().isoformat(),
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.processor() or 'cpu'}",
+        "machine": describe_machine(),
         "command": command,
         "seed": seed,
         "half_width": half_width,

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import time
 from dataclasses import replace
 from datetime import date
@@ -23,6 +22,7 @@ from pathlib import Path
 
 from mancala_env import Game
 from mancala_env.agents.network import network_meta
+from mancala_env.machine import describe_machine
 from mancala_env.readers import parse_json, read_bytes
 from mancala_env.train.az.config import load_az_config
 from mancala_env.train.az.games import Task, play_and_label
@@ -68,7 +68,7 @@ def main() -> None:
             "command": f"nice -n {os.nice(0)} python benchmarks/az_pilot.py --variants {variant} "
             f"--depths {' '.join(map(str, args.depths))} --positions {args.positions}",
         }
-        machine = f"{platform.machine()}, {os.cpu_count()} cores"
+        machine = describe_machine()
         write_json(args.out, {"machine": machine, "rule_sets": measured})
 
 

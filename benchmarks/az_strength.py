@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import platform
 import shlex
 import sys
 import time
@@ -32,6 +31,7 @@ from pathlib import Path
 
 from mancala_env.agents.tournament import TournamentConfig, run_tournament, wilson
 from mancala_env.agents.tournament.openings import OpeningSuite, read_suite, shipped_suite
+from mancala_env.machine import describe_machine
 from mancala_env.train.files import write_json
 
 DEPTHS = range(1, 7)
@@ -124,7 +124,7 @@ def main() -> None:
             "date": datetime.date.today().isoformat(),
             "command": shlex.join(["python", "benchmarks/az_strength.py", *sys.argv[1:]]),
             "seed": args.seed,
-            "machine": f"{platform.machine()}, {platform.processor() or 'cpu'}",
+            "machine": describe_machine(),
             "search_openings": "shipped suite" if suite else "random lines",
             "workers": args.workers,
             "no_search": no_search,

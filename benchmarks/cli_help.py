@@ -24,6 +24,8 @@ import sys
 import time
 from pathlib import Path
 
+from mancala_env.machine import describe_machine
+
 RESULTS = Path(__file__).parent / "results" / "cli_help.json"
 
 
@@ -74,8 +76,7 @@ def main() -> None:
     ).stdout.strip()
     result = {
         "date": datetime.date.today().isoformat(),
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python "
-        f"{platform.python_version()}",
+        "machine": f"{describe_machine()}, Python {platform.python_version()}",
         "load_average_at_start": round(load, 2),
         "commit": commit,
         "command": "python benchmarks/cli_help.py --runs " + str(args.runs),

@@ -20,7 +20,6 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import resource
 import shlex
 import subprocess
@@ -29,6 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from mancala_env.machine import describe_machine
 from mancala_env.outputs import write_atomically
 from mancala_env.variants import VARIANTS
 
@@ -112,8 +112,7 @@ def main() -> None:
             json.dumps(
                 {
                     "date": datetime.date.today().isoformat(),
-                    "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
-                    f"load average {load:.1f} at the end",
+                    "machine": f"{describe_machine()}, load average {load:.1f} at the end",
                     "command": shlex.join(["python", "benchmarks/compile_times.py", *sys.argv[1:]]),
                     "rule_sets": rows,
                     "shared": shared,

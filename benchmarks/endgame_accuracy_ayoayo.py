@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import time
 from datetime import date
 from pathlib import Path
@@ -19,6 +17,7 @@ from pathlib import Path
 from mancala_env.agents import load_agent
 from mancala_env.agents.accuracy import measure_accuracy
 from mancala_env.endgame.database import EndgameDatabase
+from mancala_env.machine import describe_machine
 from mancala_env.variants import get_variant
 
 RESULTS = Path(__file__).parent / "results" / "endgame_accuracy_ayoayo.json"
@@ -36,11 +35,10 @@ def main() -> None:
     variant = get_variant("ayoayo")
     options = variant.options()
     database = EndgameDatabase(args.db, variant, options)
-    cores = os.cpu_count()
     record = {
         "command": f"python benchmarks/endgame_accuracy_ayoayo.py --db DIR --max-seeds "
         f"{args.max_seeds} --positions {args.positions} --seed {args.seed}",
-        "machine": f"{cores}-core {platform.machine()}, shared with other jobs",
+        "machine": f"{describe_machine()}, shared with other jobs",
         "date": date.today().isoformat(),
         "database": f"ayoayo, seed counts 0 to {database.max_seeds}, default options",
         "agents": {},

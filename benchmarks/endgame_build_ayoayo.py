@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import resource
 import subprocess
 import sys
@@ -24,6 +23,7 @@ import time
 from datetime import date
 from pathlib import Path
 
+from mancala_env.machine import describe_machine
 from mancala_env.outputs import write_atomically
 from mancala_env.readers import parse_json, read_bytes
 
@@ -41,9 +41,8 @@ print(json.dumps({"solved": report.solved, "passes": report.passes,
 
 
 def machine() -> str:
-    cores = os.cpu_count()
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-    return f"{cores}-core {platform.machine()}, {memory:.0f} GiB, shared with other jobs"
+    return f"{describe_machine()}, {memory:.0f} GiB, shared with other jobs"
 
 
 def run_level(seeds: int, out: str) -> dict:

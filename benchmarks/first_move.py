@@ -27,8 +27,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from limits import machine  # this folder's benchmarks describe the machine alike
-
+from mancala_env.machine import describe_machine
 from mancala_env.outputs import write_atomically
 from mancala_env.readers import parse_json, read_bytes
 
@@ -85,7 +84,7 @@ def main() -> None:
     rows = {**results.get(args.label, {}).get("rows", {}), **rows}
     results[args.label] = {
         "date": datetime.date.today().isoformat(),
-        "machine": machine(),
+        "machine": describe_machine(),
         "load_average_before_and_after": [round(load_before[0], 1), round(os.getloadavg()[0], 1)],
         "command": f"python benchmarks/first_move.py --label {args.label} --variant "
         f"{args.variant} --nice {args.nice} SPEC ...",  # the rows' specs

@@ -16,27 +16,17 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
 from pathlib import Path
 
 from mancala_env.bench import C_REFERENCE
+from mancala_env.machine import describe_machine
 
 RESULTS = Path(__file__).with_name("results") / "limits.json"
 # The one-core engine's rate over its loop's that the engine is held to (the loops' rule sets).
 TARGETS = {"oware": 0.55, "ayoayo": 0.5}
-
-
-def machine() -> str:
-    """The processor's model, its cores and the system, as the results files record them."""
-    model = platform.processor() or platform.machine()
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.exists():
-        names = [line for line in cpuinfo.read_text().splitlines() if line.startswith("model name")]
-        model = names[0].split(":", 1)[1].strip() if names else model
-    return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
 
 
 def _run(command: list[str]) -> dict[str, dict]:
@@ -87,7 +77,7 @@ def main() -> None:
             }
     result = {
         "date": datetime.date.today().isoformat(),
-        "machine": machine(),
+        "machine": describe_machine(),
         "load_average_before_and_after": [round(load_before[0], 1), round(os.getloadavg()[0], 1)],
         "command": f"nice -n {args.nice} mancala " + " ".join(bench),
         "rounds": args.rounds,

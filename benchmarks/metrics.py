@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import platform
 import shlex
 import sys
 import time
@@ -30,6 +29,7 @@ from mancala_env.agents.metrics import (
     markdown_report,
     measure,
 )
+from mancala_env.machine import describe_machine
 from mancala_env.outputs import write_atomically
 from mancala_env.variants import VARIANTS
 
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> None:
         }
         results["variants"][variant] = rows
         results["date"] = datetime.date.today().isoformat()
-        results["machine"] = f"{platform.machine()}, {platform.processor() or 'cpu'}"
+        results["machine"] = describe_machine()
         results["command"] = shlex.join(["python", "benchmarks/metrics.py", *sys.argv[1:]])
         results["seconds"] = round(results.get("seconds", 0) + time.perf_counter() - began, 1)
         write_atomically(args.out, (json.dumps(results, indent=1) + "\n").encode())

@@ -28,8 +28,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import os
-import platform
 import shlex
 import sys
 import time
@@ -45,6 +43,7 @@ from mancala_env.engine.board import house_pit
 from mancala_env.engine.moves import rule_candidates
 from mancala_env.engine.sowing import ENDLESS, relay
 from mancala_env.engine.turn import count_legal, new_game, nth_legal_action, step
+from mancala_env.machine import describe_machine
 from mancala_env.outputs import write_atomically
 from mancala_env.variants import get_variant
 from mancala_env.variants.base import RelayOptions
@@ -262,7 +261,7 @@ def count(path: Path, scale: float) -> None:
                 entry["ended"][play], entry["found"][play] = _sparse(ended), _sparse(found)
                 entry["seconds"] += time.perf_counter() - started
                 data["date"] = datetime.date.today().isoformat()
-                data["machine"] = f"{platform.machine()}, {os.cpu_count()} cores"
+                data["machine"] = describe_machine()
                 command = ["python", "benchmarks/relay_lengths.py", *sys.argv[1:]]
                 data["command"] = shlex.join(command)
                 path.parent.mkdir(parents=True, exist_ok=True)

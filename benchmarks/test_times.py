@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from mancala_env.machine import describe_machine
 from mancala_env.outputs import refusal, write_atomically
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -138,8 +139,7 @@ def main() -> None:
     ).stdout.strip()
     record = {
         "date": datetime.date.today().isoformat(),
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}",
+        "machine": f"{describe_machine()}, Python {platform.python_version()}",
         "command": shlex.join(["python", "benchmarks/test_times.py", *sys.argv[1:]]),
         "commit": commit,
         "runs": runs,

@@ -2,8 +2,6 @@
 and the errors of bad settings and checkpoints."""
 
 import json
-import os
-import platform
 import shutil
 
 import numpy as np
@@ -14,6 +12,7 @@ pytest.importorskip("torch")
 from mancala_env import Game  # noqa: E402
 from mancala_env.agents.alphabeta import AlphaBetaAgent  # noqa: E402
 from mancala_env.agents.network import read_network  # noqa: E402
+from mancala_env.machine import describe_machine  # noqa: E402
 from mancala_env.train.az.config import CONFIGS, AZConfig, load_az_config  # noqa: E402
 from mancala_env.train.az.games import Teacher, _targets  # noqa: E402
 from mancala_env.train.az.run import TimeBudget, train_az  # noqa: E402
@@ -189,7 +188,7 @@ def test_the_command_line_trains_and_says_how_to_play_the_network(tmp_path, caps
     summary = json.loads((out / "run.json").read_text())
     assert summary["options"] == {"grand_slam": "capture"}
     evaluation = json.loads((out / "evaluations.jsonl").read_text().splitlines()[-1])
-    assert evaluation["machine"] == f"{platform.machine()}, {os.cpu_count()} cores"
+    assert evaluation["machine"] == describe_machine()
     assert main(["oware", "--option", "grand_slam=capture", "--out", str(tmp_path / "p")]) == 2
     assert (
         "--option, --endgames, --init, --backend and --ray-address are read by --algo az only"

@@ -29,8 +29,6 @@ import dataclasses
 import json
 import math
 import multiprocessing
-import os
-import platform
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -55,6 +53,7 @@ from mancala_env.agents.tournament.backends import check_backend
 from mancala_env.agents.tournament.openings import read_suite, resolve_suite
 from mancala_env.escaping import for_terminal
 from mancala_env.inputs import INT32_MAX, integer, number
+from mancala_env.machine import describe_machine
 from mancala_env.outputs import write_atomically
 from mancala_env.readers import NpzArchive, ReadError, parse_json, read_bytes
 from mancala_env.variants import get_variant
@@ -418,12 +417,9 @@ def evaluate(
 
 
 def training_machine(device: torch.device) -> str:
-    """The machine a run trains on, as the strength page names it: the processor's
-    architecture, its cores, and the GPU that fits the network if one does."""
-    cores = f"{platform.machine()}, {os.cpu_count()} cores"
-    if device.type == "cuda":
-        return f"{cores}, {torch.cuda.get_device_name(device)}"
-    return cores
+    """The machine a run trains on, as the strength page names it: the processor, its cores,
+    the system, and the GPU that fits the network if one does."""
+    return describe_machine(torch.cuda.get_device_name(device) if device.type == "cuda" else None)
 
 
 def train_az(
