@@ -17,12 +17,12 @@ Oware's.
 from __future__ import annotations
 
 import argparse
-import platform
 
 import numba
 
 from mancala_env.agents import load_agent
 from mancala_env.bench import C_REFERENCE, OPEN_SPIEL, describe_ratio, measure
+from mancala_env.machine import describe_machine
 
 SEARCHES = {"mcts": lambda name: load_agent("mcts:simulations=1000", name, seed=0)}
 AGAINST_OWARE = ("batched", "vec_env", "mcts")  # each rule set's rate / Oware's
@@ -64,7 +64,7 @@ def main() -> None:
             table.setdefault(row["variant"], {})[row["benchmark"]] = cell
         else:
             others.append((row["benchmark"], cell))
-    print(f"{platform.machine()}, {numba.get_num_threads()} threads, moves per second\n")
+    print(f"{describe_machine()}, {numba.get_num_threads()} threads, moves per second\n")
     print("| rule set | " + " | ".join(LAYERS) + " |")
     print("|---" * (len(LAYERS) + 1) + "|")
     for name, cells in table.items():

@@ -28,6 +28,8 @@ from .config import MAX_ENVS, SELF, load_config
 INTERRUPTED = 130
 ALGORITHMS = ("ppo", "az")
 
+MIN_MINUTES, MAX_MINUTES = 0.01, 100_000  # --max-minutes: under 70 days
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("variant", help="rule set name (see 'mancala variants')")
@@ -90,7 +92,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="start afresh in a non-empty --out, deleting the earlier run's files there",
     )
-    parser.add_argument("--max-minutes", type=real(0.01), default=None, help="stop after this long")
+    parser.add_argument(
+        "--max-minutes",
+        type=real(MIN_MINUTES, MAX_MINUTES),
+        default=None,
+        help="stop after this long (this invocation)",
+    )
     parser.add_argument(
         "--endgames",
         type=input_folder,
@@ -120,7 +127,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def resume_command(args: argparse.Namespace, checkpoint: Path, seconds_used: float = 0.0) -> str:
     """The ``mancala train`` command that continues the run of `args` from `checkpoint`, after
     `seconds_used` of its ``--max-minutes``: the command asks for the minutes left (rounded
-    down to a tenth, at least a tenth, as a run's limit counts its own invocation only)."""
+    down to a hundredth, at least the smallest limit allowed), as a run's limit counts its own
+    invocation only."""
     words = ["mancala", "train", args.variant, "--resume", str(checkpoint)]
     if args.algo != "ppo":
         words += ["--algo", args.algo]
@@ -139,7 +147,8 @@ def resume_command(args: argparse.Namespace, checkpoint: Path, seconds_used: flo
     ):
         value = getattr(args, option)
         if option == "max_minutes" and value is not None:
-            value = max(0.1, math.floor(round(10 * (value - seconds_used / 60), 6)) / 10)
+            left = math.floor(round(100 * (value - seconds_used / 60), 6)) / 100
+            value = max(MIN_MINUTES, left)
         if value is not None:
             words += [f"--{option.replace('_', '-')}", str(value)]
     if args.no_progress:

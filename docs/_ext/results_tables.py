@@ -7,6 +7,7 @@ command the file records (or that it records none of them), so no number is type
 from __future__ import annotations
 
 import importlib.util
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -97,10 +98,10 @@ def _network_strength(variant: str, path: Path) -> list[str]:
 
 
 def _machines(rows: list[dict]) -> str:
-    """The machines a training run's evaluations name, in order (runs from before they
-    named one record none)."""
+    """The machines a training run's evaluations name, in order, each stint once (runs from
+    before they named one record none)."""
     named = [row.get("machine", NOT_RECORDED) for row in rows]
-    return "; then ".join(dict.fromkeys(named))
+    return "; then ".join(machine for machine, _ in itertools.groupby(named))
 
 
 def strength() -> str:

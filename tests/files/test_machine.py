@@ -2,6 +2,7 @@
 
 import os
 import platform
+from pathlib import Path
 
 import pytest
 
@@ -34,3 +35,15 @@ def test_without_a_readable_model_name_the_platform_names_the_processor(
     monkeypatch.setattr(machine, "CPUINFO", str(cpuinfo))
     processor = platform.processor() or platform.machine()
     assert describe_machine().startswith(f"{processor}, {os.cpu_count()} cores, ")
+
+
+@pytest.mark.skipif(not os.path.isfile("/proc/cpuinfo"), reason="a system without /proc/cpuinfo")
+def test_the_real_cpuinfo_is_read_though_its_size_reads_zero():
+    """/proc's files say they hold 0 bytes; the bounded read reads them all the same."""
+    names = [
+        line.partition(":")[2].strip()
+        for line in Path("/proc/cpuinfo").read_text().splitlines()
+        if line.partition(":")[0].strip() == "model name"
+    ]
+    expected = names[0] if names and names[0] else platform.processor() or platform.machine()
+    assert describe_machine().startswith(f"{expected}, ")

@@ -51,6 +51,8 @@ def test_strength_page_says_which_targets_are_met_and_by_how_much_one_is_missed(
         {"generation": 10, "positions": 50_000, "seconds": 1800.0},  # from before machines
         {"generation": 20, "positions": 100_000, "seconds": 3600.0, "machine": "x86_64, 2 cores"},
         {"generation": 30, "positions": 150_000, "seconds": 5400.0, "machine": "x86_64, 2 cores"},
+        {"generation": 40, "positions": 200_000, "seconds": 7200.0, "machine": "arm64, 8 cores"},
+        {"generation": 50, "positions": 250_000, "seconds": 9000.0, "machine": "x86_64, 2 cores"},
     ]
     (tmp_path / "az_ayoayo_training.jsonl").write_text("".join(json.dumps(r) + "\n" for r in curve))
     page = tables.strength()
@@ -58,8 +60,9 @@ def test_strength_page_says_which_targets_are_met_and_by_how_much_one_is_missed(
     assert "date: 2026-11-26" in page
     assert "target 0.60: missed by 0.100" in page
     assert "target 0.55" not in page  # the no-search target is Oware's alone
-    assert "150,000 labelled positions in 30 generations, 90 minutes" in page
-    assert "machine: not recorded in the file; then x86_64, 2 cores." in page
+    assert "250,000 labelled positions in 50 generations, 150 minutes" in page
+    machines = "not recorded in the file; then x86_64, 2 cores; then arm64, 8 cores; then x86_64"
+    assert f"machine: {machines}, 2 cores." in page
     assert "not shipped" in page  # no agents/networks/ayoayo.npz under tmp_path
     not_measured = page.split("## Not measured yet")[1]
     assert "`oware`" in not_measured and "`ayoayo`" not in not_measured

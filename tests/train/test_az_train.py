@@ -217,12 +217,14 @@ def test_the_resume_command_keeps_the_backend():
 
 
 @pytest.mark.parametrize(
-    ("given", "seconds_used", "left"), [(23, 0, "23.0"), (23, 600, "13.0"), (0.3, 0, "0.3"),
-                                        (10, 17.9 * 60 + 30, "0.1"), (37, 14 * 60 + 59, "22.0")]
+    ("given", "seconds_used", "left"),
+    [(23, 0, "23.0"), (23, 600, "13.0"), (0.3, 0, "0.3"), (0.05, 0, "0.05"), (10, 3, "9.95"),
+     (2.3, 12, "2.1"), (10, 17.9 * 60 + 30, "0.01"), (37, 14 * 60 + 59, "22.01"),
+     (100_000, 60, "99999.0")],
 )  # fmt: skip
 def test_the_resume_command_asks_for_the_minutes_left(given, seconds_used, left):
     """--max-minutes counts one invocation, so the command that continues a run stopped after
-    `seconds_used` asks for what was left (rounded down; a tenth at least)."""
+    `seconds_used` asks for what was left (rounded down to a hundredth; 0.01 at least)."""
     import argparse
     import shlex
     from pathlib import Path
@@ -335,7 +337,12 @@ def _edit_buffer(path, change):
         ),
         (
             lambda s, b: _edit_json(s, lambda d: d["evaluations"][0].update(machine="x" * 201)),
-            r"evaluations\[0\]\.machine must be a text of at most 200",
+            r"evaluations\[0\]\.machine must be a text of at most 200 characters",
+        ),
+        (
+            lambda s, b: _edit_json(s, lambda d: d["evaluations"][0].update(host="a")),
+            r"evaluations\[0\] must be an object of generation, positions, seconds, network, "
+            r"scores \(machine optional\)",
         ),
         (lambda s, b: s.write_text("[" * 10_000 + "]" * 10_000), "nests 10000 levels deep"),
         (lambda s, b: _edit_json(s, lambda d: d.update(options={})), "other oware options: grand"),

@@ -321,7 +321,9 @@ def _check_state(state: Any) -> None:
             )
         machine = evaluation.get(MACHINE, "")
         if not isinstance(machine, str) or len(machine) > MAX_MACHINE_CHARS:
-            raise ValueError(f"{where}.{MACHINE} must be a text of at most {MAX_MACHINE_CHARS}")
+            raise ValueError(
+                f"{where}.{MACHINE} must be a text of at most {MAX_MACHINE_CHARS} characters"
+            )
         integer(evaluation["generation"], f"{where}.generation", 0, generation)
         integer(evaluation["positions"], f"{where}.positions", 0, positions)
         number(evaluation["seconds"], f"{where}.seconds", 0, math.inf)
@@ -418,8 +420,10 @@ def evaluate(
 
 def training_machine(device: torch.device) -> str:
     """The machine a run trains on, as the strength page names it: the processor, its cores,
-    the system, and the GPU that fits the network if one does."""
-    return describe_machine(torch.cuda.get_device_name(device) if device.type == "cuda" else None)
+    the system, and the GPU that fits the network if one does (cut to the length a checkpoint
+    may hold)."""
+    gpu = torch.cuda.get_device_name(device) if device.type == "cuda" else None
+    return describe_machine(gpu)[:MAX_MACHINE_CHARS]
 
 
 def train_az(
