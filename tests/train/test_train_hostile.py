@@ -68,6 +68,10 @@ def test_a_run_refused_while_it_is_set_up_leaves_no_out_folder(tmp_path, capsys)
         (["--max-minutes", "-1"], "argument --max-minutes: must be a number from 0.01 to 100,000"),
         (["--max-minutes", "nan"], "argument --max-minutes: must be a number from 0.01 to 100,000"),
         (["--max-minutes", "0"], "argument --max-minutes: must be a number from 0.01 to 100,000"),
+        (
+            ["--max-minutes", "1e308"],
+            "argument --max-minutes: must be a number from 0.01 to 100,000",
+        ),
         (["--timesteps", "0"], "argument --timesteps: must be an integer of 1 or more"),
         (["--n-envs", "-3"], "argument --n-envs: must be an integer from 1 to 1,000,000"),
         (["--seed", "-1"], "argument --seed: must be an integer from 0 to 4,294,967,295"),
