@@ -18,6 +18,10 @@ The games are stored in SQLite files beside `--out` (an interrupted measurement 
 scores with 95% Wilson intervals are printed as Markdown rows and written to `--out` as JSON
 with the date, the machine and the command. The documentation's strength page
 (`docs/strength.md`) is rendered from every ``az_*.json`` file there.
+
+`--add-missing` plays only step 1's opponents that `--out` holds no row for (a file measured
+with fewer `--depths`, or without ``mcts``) and adds their rows to it, each addition with its
+own date, machine and command; the file's other rows stay as they were measured.
 """
 
 from __future__ import annotations
@@ -32,9 +36,11 @@ from pathlib import Path
 from mancala_env.agents.tournament import TournamentConfig, run_tournament, wilson
 from mancala_env.agents.tournament.openings import OpeningSuite, read_suite, shipped_suite
 from mancala_env.machine import describe_machine
+from mancala_env.readers import parse_json, read_bytes
 from mancala_env.train.files import write_json
 
 DEPTHS = range(1, 7)
+MAX_RESULTS_BYTES = 1 << 20  # a strength file is about 1 KB
 
 
 def gauntlet(
@@ -81,12 +87,35 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--out", type=Path, help="default benchmarks/results/az_VARIANT.json")
+    parser.add_argument(
+        "--add-missing",
+        action="store_true",
+        help="play only the opponents without search that --out has no row for, and add them",
+    )
     args = parser.parse_args()
     out = args.out or Path(f"benchmarks/results/az_{args.variant}.json")
-    began = time.time()
-    plain = f"az:{args.network}"
     depths = [f"alphabeta:depth={d}" for d in DEPTHS if d <= args.depths]
     baselines = ["random", "greedy", *depths, "mcts"]
+    if args.add_missing:
+        add_missing(args, out, baselines)
+    else:
+        measure(args, out, baselines)
+
+
+def provenance(began: float) -> dict[str, str | float]:
+    """When, where and by what command a measurement ran, and for how long."""
+    return {
+        "date": datetime.date.today().isoformat(),
+        "command": shlex.join(["python", "benchmarks/az_strength.py", *sys.argv[1:]]),
+        "machine": describe_machine(),
+        "seconds": round(time.time() - began, 1),
+    }
+
+
+def measure(args: argparse.Namespace, out: Path, baselines: list[str]) -> None:
+    """Both steps, written to `out` as a new file."""
+    began = time.time()
+    plain = f"az:{args.network}"
     stores = out.with_suffix("")
     no_search = gauntlet(
         args.variant,
@@ -111,27 +140,71 @@ def main() -> None:
         args.seed,
         suite,
     )
-    print("| agent | against | games | score | 95% interval |")
-    print("|---|---|---|---|---|")
-    for learner, scores in ((plain, no_search), (searching, search)):
-        for baseline, (score, low, high, games) in scores.items():
-            print(f"| `{learner}` | `{baseline}` | {games} | {score:.3f} | {low:.3f}–{high:.3f} |")
+    print_rows({plain: no_search, searching: search})
+    done = provenance(began)
     write_json(
         out,
         {
             "network": args.network,
             "variant": args.variant,
-            "date": datetime.date.today().isoformat(),
-            "command": shlex.join(["python", "benchmarks/az_strength.py", *sys.argv[1:]]),
+            "date": done["date"],
+            "command": done["command"],
             "seed": args.seed,
-            "machine": describe_machine(),
+            "machine": done["machine"],
             "search_openings": "shipped suite" if suite else "random lines",
             "workers": args.workers,
             "no_search": no_search,
             "search": {"learner": searching, "scores": search},
-            "seconds": round(time.time() - began, 1),
+            "seconds": done["seconds"],
         },
     )
+
+
+def add_missing(args: argparse.Namespace, out: Path, baselines: list[str]) -> None:
+    """Step 1 against the baselines `out` has no row for; their rows join the file's, in the
+    order `baselines` names them, and the addition is recorded under ``added``."""
+    began = time.time()
+    if not out.is_file():
+        sys.exit(f"--add-missing: {out} is not a strength file yet; measure without it first")
+    record = parse_json(read_bytes(out, MAX_RESULTS_BYTES), out)
+    held = record.get("no_search") if isinstance(record, dict) else None
+    if not isinstance(held, dict):
+        sys.exit(f"--add-missing: {out} is not a strength file (it has no no_search scores)")
+    if (record.get("network"), record.get("variant")) != (args.network, args.variant):
+        sys.exit(
+            f"--add-missing: {out} measures network {record.get('network')!r} on "
+            f"{record.get('variant')!r}, not {args.network!r} on {args.variant!r}"
+        )
+    missing = [baseline for baseline in baselines if baseline not in held]
+    if not missing:
+        print(f"{out} already holds a row for each of {', '.join(baselines)}")
+        return
+    plain = f"az:{args.network}"
+    stores = out.with_suffix("")
+    scores = gauntlet(
+        args.variant,
+        plain,
+        missing,
+        args.games,
+        args.workers,
+        Path(f"{stores}_no_search.sqlite"),
+        args.seed,
+    )
+    print_rows({plain: scores})
+    order = baselines + [baseline for baseline in held if baseline not in baselines]
+    merged = {**held, **scores}
+    record["no_search"] = {baseline: merged[baseline] for baseline in order if baseline in merged}
+    addition = {"opponents": missing, "seed": args.seed, "workers": args.workers}
+    record["added"] = [*record.get("added", []), {**addition, **provenance(began)}]
+    write_json(out, record)
+
+
+def print_rows(scores_by_learner: dict[str, dict[str, list[float]]]) -> None:
+    print("| agent | against | games | score | 95% interval |")
+    print("|---|---|---|---|---|")
+    for learner, scores in scores_by_learner.items():
+        for baseline, (score, low, high, games) in scores.items():
+            print(f"| `{learner}` | `{baseline}` | {games} | {score:.3f} | {low:.3f}–{high:.3f} |")
 
 
 if __name__ == "__main__":

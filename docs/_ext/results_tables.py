@@ -36,12 +36,16 @@ def _provenance(path: Path, record: dict, writer: str) -> str:
     """Where a table's numbers come from: the file, its writer, and its date, machine and
     command as far as the file records them."""
     name = path.relative_to(ROOT).as_posix()
-    fields = [
+    return f"From `{name}`, written by {writer} ({'; '.join(_fields(record))}).\n"
+
+
+def _fields(record: dict) -> list[str]:
+    """A record's date, machine and command, each as far as the record holds it."""
+    return [
         f"date: {record.get('date', NOT_RECORDED)}",
         f"machine: {record.get('machine', NOT_RECORDED)}",
         f"command: `{record['command']}`" if "command" in record else f"command: {NOT_RECORDED}",
     ]
-    return f"From `{name}`, written by {writer} ({'; '.join(fields)}).\n"
 
 
 def _interval(score: float, low: float, high: float) -> str:
@@ -84,6 +88,12 @@ def _network_strength(variant: str, path: Path) -> list[str]:
         lines.append(
             f"| `{search['learner']}` | `{opponent}` ({openings}) | {games} "
             f"| {_interval(score, low, high)} | {_target(score, SEARCH_TARGET)} |"
+        )
+    for added in record.get("added", []):
+        opponents = ", ".join(f"`{opponent}`" for opponent in added["opponents"])
+        lines.append(
+            f"\nThe rows against {opponents} were added later ({'; '.join(_fields(added))}; "
+            f"seed {added['seed']}, {added['workers']} workers, {added['seconds']} s)."
         )
     training = RESULTS / f"az_{variant}_training.jsonl"
     if training.is_file():

@@ -61,6 +61,23 @@ def test_strength_page_says_which_targets_are_met_and_by_how_much_one_is_missed(
     assert "target 0.60: missed by 0.100" in page
     assert "target 0.55" not in page  # the no-search target is Oware's alone
     assert "250,000 labelled positions in 50 generations, 150 minutes" in page
+    assert "were added later" not in page
+    added = {
+        "opponents": ["alphabeta:depth=5", "alphabeta:depth=6"],
+        "date": "2026-11-29",
+        "machine": "AMD EPYC, 2 cores",
+        "command": "python benchmarks/az_strength.py --depths 6 --add-missing",
+        "seed": 11,
+        "workers": 2,
+        "seconds": 99.5,
+    }
+    (tmp_path / "az_ayoayo.json").write_text(json.dumps({**record, "added": [added]}))
+    page = tables.strength()
+    assert (
+        "The rows against `alphabeta:depth=5`, `alphabeta:depth=6` were added later (date: "
+        "2026-11-29; machine: AMD EPYC, 2 cores; command: `python benchmarks/az_strength.py "
+        "--depths 6 --add-missing`; seed 11, 2 workers, 99.5 s)." in page
+    )
     machines = "not recorded in the file; then x86_64, 2 cores; then arm64, 8 cores; then x86_64"
     assert f"machine: {machines}, 2 cores." in page
     assert "not shipped" in page  # no agents/networks/ayoayo.npz under tmp_path

@@ -1,0 +1,107 @@
+"""`benchmarks/az_strength.py --add-missing`: a strength file gains the rows it lacks, played on
+a tiny budget, and keeps the rows it had and the provenance they were measured with."""
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[2]
+SPEC = importlib.util.spec_from_file_location("az_strength", ROOT / "benchmarks" / "az_strength.py")
+az_strength = importlib.util.module_from_spec(SPEC)
+SPEC.loader.exec_module(az_strength)
+
+MEASURED = {
+    "network": "ayoayo",
+    "variant": "ayoayo",
+    "date": "2026-11-26",
+    "command": "python benchmarks/az_strength.py --network ayoayo --variant ayoayo",
+    "seed": 11,
+    "machine": "x86_64, cpu",
+    "search_openings": "shipped suite",
+    "workers": 2,
+    "no_search": {
+        "random": [0.9, 0.8, 0.95, 100],
+        "greedy": [0.8, 0.7, 0.87, 100],
+        "mcts": [0.3, 0.2, 0.4, 100],
+    },
+    "search": {
+        "learner": "az:ayoayo,time=0.1",
+        "scores": {"alphabeta:time=0.1": [0.7, 0.63, 0.76, 200]},
+    },
+    "seconds": 300.0,
+}
+
+
+def run(monkeypatch, *arguments: str) -> None:
+    monkeypatch.setattr(sys, "argv", ["az_strength.py", *arguments])
+    az_strength.main()
+
+
+def test_add_missing_plays_only_the_rows_the_file_lacks_and_keeps_the_rest(
+    tmp_path, monkeypatch, capsys
+):
+    out = tmp_path / "az_ayoayo.json"
+    out.write_text(json.dumps(MEASURED))
+    common = ("--network", "ayoayo", "--variant", "ayoayo", "--games", "2", "--workers", "1")
+    run(monkeypatch, *common, "--depths", "1", "--out", str(out), "--add-missing")
+    record = json.loads(out.read_text())
+    assert list(record["no_search"]) == ["random", "greedy", "alphabeta:depth=1", "mcts"]
+    assert record["no_search"]["alphabeta:depth=1"][3] == 2  # games played, not copied
+    for opponent, row in MEASURED["no_search"].items():
+        assert record["no_search"][opponent] == row
+    assert {key: record[key] for key in MEASURED if key != "no_search"} == {
+        key: value for key, value in MEASURED.items() if key != "no_search"
+    }
+    (added,) = record["added"]
+    assert added["opponents"] == ["alphabeta:depth=1"]
+    assert "--add-missing" in added["command"] and added["workers"] == 1
+    assert {"date", "machine", "seconds", "seed"} <= set(added)
+
+    capsys.readouterr()
+    run(monkeypatch, *common, "--depths", "1", "--out", str(out), "--add-missing")
+    assert "already holds a row for each of" in capsys.readouterr().out
+    assert json.loads(out.read_text()) == record
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ({**MEASURED, "network": "oware"}, "measures network 'oware' on 'ayoayo', not 'ayoayo'"),
+        ([1, 2], "is not a strength file"),
+        ({**MEASURED, "no_search": [0.5]}, "is not a strength file"),
+    ],
+)
+def test_add_missing_refuses_a_file_of_another_measurement(tmp_path, monkeypatch, content, message):
+    out = tmp_path / "az_ayoayo.json"
+    out.write_text(json.dumps(content))
+    with pytest.raises(SystemExit, match=message):
+        run(
+            monkeypatch,
+            "--network",
+            "ayoayo",
+            "--variant",
+            "ayoayo",
+            "--out",
+            str(out),
+            "--add-missing",
+        )
+    assert json.loads(out.read_text()) == content
+
+
+def test_add_missing_needs_a_measured_file(tmp_path, monkeypatch):
+    out = tmp_path / "az_ayoayo.json"
+    with pytest.raises(SystemExit, match="is not a strength file yet; measure without it first"):
+        run(
+            monkeypatch,
+            "--network",
+            "ayoayo",
+            "--variant",
+            "ayoayo",
+            "--out",
+            str(out),
+            "--add-missing",
+        )
+    assert not out.exists()
