@@ -20,8 +20,9 @@ with the date, the machine and the command. The documentation's strength page
 (`docs/strength.md`) is rendered from every ``az_*.json`` file there.
 
 `--add-missing` plays only step 1's opponents that `--out` holds no row for (a file measured
-with fewer `--depths`, or without ``mcts``) and adds their rows to it, each addition with its
-own date, machine and command; the file's other rows stay as they were measured.
+with fewer `--depths`, or without ``mcts``), as many games each as the file's rows and from its
+seed unless `--games` and `--seed` say otherwise, and adds their rows to it, each addition with
+its own date, machine and command; the file's other rows stay as they were measured.
 """
 
 from __future__ import annotations
@@ -36,10 +37,20 @@ from pathlib import Path
 from mancala_env.agents.tournament import TournamentConfig, run_tournament, wilson
 from mancala_env.agents.tournament.openings import OpeningSuite, read_suite, shipped_suite
 from mancala_env.machine import describe_machine
-from mancala_env.readers import parse_json, read_bytes
+from mancala_env.readers import ReadError, parse_json, read_bytes
 from mancala_env.train.files import write_json
 
 DEPTHS = range(1, 7)
+GAMES = 400
+SEED = 11
+
+
+def baselines_to(depth: int) -> list[str]:
+    """The opponents without search, alpha-beta to `depth`, in a strength file's row order."""
+    return ["random", "greedy", *(f"alphabeta:depth={d}" for d in DEPTHS if d <= depth), "mcts"]
+
+
+BASELINES = baselines_to(max(DEPTHS))
 MAX_RESULTS_BYTES = 1 << 20  # a strength file is about 1 KB
 
 
@@ -80,22 +91,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--network", default="oware", help="a shipped network's name or a file")
     parser.add_argument("--variant", default="oware")
-    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument(
+        "--games", type=int, help=f"default {GAMES}; with --add-missing, the file's"
+    )
     parser.add_argument("--search-games", type=int, default=200)
     parser.add_argument("--time", type=float, default=0.1, help="seconds a move, both sides")
     parser.add_argument("--depths", type=int, default=max(DEPTHS), choices=DEPTHS)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--seed", type=int, help=f"default {SEED}; with --add-missing, the file's")
     parser.add_argument("--out", type=Path, help="default benchmarks/results/az_VARIANT.json")
     parser.add_argument(
         "--add-missing",
         action="store_true",
-        help="play only the opponents without search that --out has no row for, and add them",
+        help="play only the opponents without search that --out has no row for, and add them "
+        "(--search-games and --time play no part)",
     )
     args = parser.parse_args()
     out = args.out or Path(f"benchmarks/results/az_{args.variant}.json")
-    depths = [f"alphabeta:depth={d}" for d in DEPTHS if d <= args.depths]
-    baselines = ["random", "greedy", *depths, "mcts"]
+    baselines = baselines_to(args.depths)
     if args.add_missing:
         add_missing(args, out, baselines)
     else:
@@ -115,16 +128,18 @@ def provenance(began: float) -> dict[str, str | float]:
 def measure(args: argparse.Namespace, out: Path, baselines: list[str]) -> None:
     """Both steps, written to `out` as a new file."""
     began = time.time()
+    games = GAMES if args.games is None else args.games
+    seed = SEED if args.seed is None else args.seed
     plain = f"az:{args.network}"
     stores = out.with_suffix("")
     no_search = gauntlet(
         args.variant,
         plain,
         baselines,
-        args.games,
+        games,
         args.workers,
         Path(f"{stores}_no_search.sqlite"),
-        args.seed,
+        seed,
     )
     shipped = shipped_suite(args.variant)
     suite = read_suite(shipped, args.variant) if shipped else None
@@ -137,19 +152,19 @@ def measure(args: argparse.Namespace, out: Path, baselines: list[str]) -> None:
         args.search_games,
         args.workers,
         Path(f"{stores}_search.sqlite"),
-        args.seed,
+        seed,
         suite,
     )
     print_rows({plain: no_search, searching: search})
     done = provenance(began)
-    write_json(
+    write_json(  # the keys in the order the strength files have always had them
         out,
         {
             "network": args.network,
             "variant": args.variant,
             "date": done["date"],
             "command": done["command"],
-            "seed": args.seed,
+            "seed": seed,
             "machine": done["machine"],
             "search_openings": "shipped suite" if suite else "random lines",
             "workers": args.workers,
@@ -160,41 +175,61 @@ def measure(args: argparse.Namespace, out: Path, baselines: list[str]) -> None:
     )
 
 
-def add_missing(args: argparse.Namespace, out: Path, baselines: list[str]) -> None:
-    """Step 1 against the baselines `out` has no row for; their rows join the file's, in the
-    order `baselines` names them, and the addition is recorded under ``added``."""
-    began = time.time()
+def read_strength(out: Path, network: str, variant: str) -> dict:
+    """The strength file `out` of `network` on `variant`; a file of anything else ends the
+    run with one line saying what it is."""
     if not out.is_file():
         sys.exit(f"--add-missing: {out} is not a strength file yet; measure without it first")
-    record = parse_json(read_bytes(out, MAX_RESULTS_BYTES), out)
-    held = record.get("no_search") if isinstance(record, dict) else None
-    if not isinstance(held, dict):
-        sys.exit(f"--add-missing: {out} is not a strength file (it has no no_search scores)")
-    if (record.get("network"), record.get("variant")) != (args.network, args.variant):
+    try:
+        record = parse_json(read_bytes(out, MAX_RESULTS_BYTES), out)
+    except ReadError as error:
+        sys.exit(f"--add-missing: {error}")
+    rows = record.get("no_search") if isinstance(record, dict) else None
+    valid = isinstance(rows, dict) and all(
+        isinstance(row, list) and len(row) == 4 and isinstance(row[3], int) for row in rows.values()
+    )
+    if not valid or not rows or not isinstance(record.get("added", []), list):
+        sys.exit(
+            f"--add-missing: {out} is not a strength file (its no_search scores or its "
+            "additions are not the rows benchmarks/az_strength.py writes)"
+        )
+    if (record.get("network"), record.get("variant")) != (network, variant):
         sys.exit(
             f"--add-missing: {out} measures network {record.get('network')!r} on "
-            f"{record.get('variant')!r}, not {args.network!r} on {args.variant!r}"
+            f"{record.get('variant')!r}, not {network!r} on {variant!r}"
         )
+    return record
+
+
+def add_missing(args: argparse.Namespace, out: Path, baselines: list[str]) -> None:
+    """Step 1 against the baselines `out` has no row for, as many games a baseline as the
+    file's first row and from its seed unless told otherwise; their rows join the file's in
+    `BASELINES`' order, and the addition is recorded under ``added``."""
+    began = time.time()
+    record = read_strength(out, args.network, args.variant)
+    held = record["no_search"]
     missing = [baseline for baseline in baselines if baseline not in held]
     if not missing:
         print(f"{out} already holds a row for each of {', '.join(baselines)}")
         return
+    games = next(iter(held.values()))[3] if args.games is None else args.games
+    seed = record.get("seed", SEED) if args.seed is None else args.seed
     plain = f"az:{args.network}"
     stores = out.with_suffix("")
     scores = gauntlet(
         args.variant,
         plain,
         missing,
-        args.games,
+        games,
         args.workers,
         Path(f"{stores}_no_search.sqlite"),
-        args.seed,
+        seed,
     )
     print_rows({plain: scores})
-    order = baselines + [baseline for baseline in held if baseline not in baselines]
+    order = BASELINES + [baseline for baseline in held if baseline not in BASELINES]
     merged = {**held, **scores}
     record["no_search"] = {baseline: merged[baseline] for baseline in order if baseline in merged}
-    addition = {"opponents": missing, "seed": args.seed, "workers": args.workers}
+    addition = {"opponents": missing, "seed": seed, "workers": args.workers}
     record["added"] = [*record.get("added", []), {**addition, **provenance(began)}]
     write_json(out, record)
 

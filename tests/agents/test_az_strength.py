@@ -66,12 +66,30 @@ def test_add_missing_plays_only_the_rows_the_file_lacks_and_keeps_the_rest(
     assert json.loads(out.read_text()) == record
 
 
+def test_add_missing_plays_as_the_file_did_and_keeps_its_row_order(tmp_path, monkeypatch):
+    out = tmp_path / "az_ayoayo.json"
+    rows = {n: [0.5, 0.1, 0.9, 2] for n in ("random", "alphabeta:depth=2", "mcts")}
+    out.write_text(json.dumps({**MEASURED, "seed": 5, "no_search": rows}))
+    run(monkeypatch, "--network", "ayoayo", "--variant", "ayoayo", "--workers", "1",
+        "--depths", "1", "--out", str(out), "--add-missing")  # fmt: skip
+    record = json.loads(out.read_text())
+    order = ["random", "greedy", "alphabeta:depth=1", "alphabeta:depth=2", "mcts"]
+    assert list(record["no_search"]) == order
+    assert record["no_search"]["greedy"][3] == 2  # the file's games, not the default 400
+    assert record["added"][0]["seed"] == 5 and record["added"][0]["opponents"] == [
+        "greedy",
+        "alphabeta:depth=1",
+    ]
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
         ({**MEASURED, "network": "oware"}, "measures network 'oware' on 'ayoayo', not 'ayoayo'"),
         ([1, 2], "is not a strength file"),
         ({**MEASURED, "no_search": [0.5]}, "is not a strength file"),
+        ({**MEASURED, "no_search": {"random": 0.5}}, "is not a strength file"),
+        ({**MEASURED, "added": None}, "is not a strength file"),
     ],
 )
 def test_add_missing_refuses_a_file_of_another_measurement(tmp_path, monkeypatch, content, message):
@@ -89,6 +107,22 @@ def test_add_missing_refuses_a_file_of_another_measurement(tmp_path, monkeypatch
             "--add-missing",
         )
     assert json.loads(out.read_text()) == content
+
+
+def test_add_missing_refuses_a_file_that_is_no_json(tmp_path, monkeypatch):
+    out = tmp_path / "az_ayoayo.json"
+    out.write_text("{'no_search': 1}")
+    with pytest.raises(SystemExit, match=r"^--add-missing: .*az_ayoayo\.json"):
+        run(
+            monkeypatch,
+            "--network",
+            "ayoayo",
+            "--variant",
+            "ayoayo",
+            "--out",
+            str(out),
+            "--add-missing",
+        )
 
 
 def test_add_missing_needs_a_measured_file(tmp_path, monkeypatch):
