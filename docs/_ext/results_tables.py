@@ -95,6 +95,9 @@ def _network_strength(variant: str, path: Path) -> list[str]:
             f"\nThe rows against {opponents} were added later ({'; '.join(_fields(added))}; "
             f"seed {added['seed']}, {added['workers']} workers, {added['seconds']} s)."
         )
+    accuracy = RESULTS / f"endgame_accuracy_{variant}.json"
+    if accuracy.is_file() and f"az:{record['network']}" in _read_json(accuracy)["agents"]:
+        lines += ["\nIts moves scored by the endgame database:\n", *_accuracy_section(variant)]
     training = RESULTS / f"az_{variant}_training.jsonl"
     if training.is_file():
         rows = _read_lines(training)
@@ -220,14 +223,27 @@ def endgame_build_ayoayo() -> str:
 
 def endgame_accuracy_ayoayo() -> str:
     """Ayoayo's agents scored by its database, all seed counts pooled."""
-    path = RESULTS / "endgame_accuracy_ayoayo.json"
+    return "\n".join(_accuracy_section("ayoayo")) + "\n"
+
+
+def _accuracy_section(variant: str) -> list[str]:
+    """A rule set's agents scored by its database (`benchmarks/endgame_accuracy.py`), all seed
+    counts pooled, with what measured each agent."""
+    path = RESULTS / f"endgame_accuracy_{variant}.json"
     record = _read_json(path)
-    lines = [
-        _provenance(path, record, "`benchmarks/endgame_accuracy_ayoayo.py`"),
-        f"Database: {record['database']}.\n",
-        *_accuracy_table({a: r["rows"][-1] for a, r in record["agents"].items()}),
+    measured: dict[tuple[str, ...], list[str]] = {}
+    for spec, scores in record["agents"].items():
+        how = (*_fields(scores), f"a database of {scores['database']}")
+        measured.setdefault(how, []).append(f"`{spec}`")
+    return [
+        f"From `{path.relative_to(ROOT).as_posix()}`, written by "
+        f"`benchmarks/endgame_accuracy.py`: {record['positions']} positions of 3 to "
+        f"{record['max_seeds']} seeds (seed {record['seed']}), spread evenly over the seed "
+        "counts, the same for every agent.\n",
+        *(f"- {', '.join(specs)}: {'; '.join(how)}." for how, specs in measured.items()),
+        "",
+        *_accuracy_table({spec: scores["rows"][-1] for spec, scores in record["agents"].items()}),
     ]
-    return "\n".join(lines) + "\n"
 
 
 def layout_tricks() -> str:

@@ -90,6 +90,58 @@ def test_strength_page_says_which_targets_are_met_and_by_how_much_one_is_missed(
     assert "`kpo`" not in page.split("## Not measured yet")[1]
 
 
+def accuracy_scores(keeps: float, lost: float, **provenance: str) -> dict:
+    pooled = {"seeds": None, "positions": 26, "keeps_value": keeps, "keeps_low": keeps - 0.1,
+              "keeps_high": keeps + 0.05, "seeds_lost": lost, "lost_low": lost / 2,
+              "lost_high": lost * 2}  # fmt: skip
+    return {"rows": [{**pooled, "seeds": 3}, pooled], "seconds": 1.0, **provenance}
+
+
+def test_a_networks_endgame_accuracy_joins_its_strength_section(tables, tmp_path, monkeypatch):
+    monkeypatch.setattr(tables, "ROOT", tmp_path)
+    monkeypatch.setattr(tables, "RESULTS", tmp_path)
+    strength = {
+        "network": "ayoayo",
+        "variant": "ayoayo",
+        "seed": 11,
+        "workers": 2,
+        "seconds": 10.0,
+        "no_search": {"random": [0.9, 0.8, 0.95, 100]},
+        "search": {"learner": "az:ayoayo,time=0.1", "scores": {}},
+    }
+    (tmp_path / "az_ayoayo.json").write_text(json.dumps(strength))
+    before = {"date": "2026-11-26", "machine": "x86_64", "command": "python a.py --agents random",
+              "database": "seed counts 0 to 15, default options"}  # fmt: skip
+    accuracy = {
+        "variant": "ayoayo",
+        "max_seeds": 15,
+        "positions": 26,
+        "seed": 0,
+        "agents": {"random": accuracy_scores(0.5, 1.2, **before)},
+    }
+    path = tmp_path / "endgame_accuracy_ayoayo.json"
+    path.write_text(json.dumps(accuracy))
+    assert "scored by the endgame database" not in tables.strength()  # no row of the network
+
+    later = {**before, "date": "2026-11-29", "command": "python a.py --agents az:ayoayo"}
+    accuracy["agents"]["az:ayoayo"] = accuracy_scores(0.75, 0.4, **later)
+    path.write_text(json.dumps(accuracy))
+    page = tables.strength()
+    section = page.split("Its moves scored by the endgame database:")[1]
+    assert "26 positions of 3 to 15 seeds (seed 0)" in section
+    assert (
+        "- `random`: date: 2026-11-26; machine: x86_64; command: `python a.py --agents random`"
+        in section
+    )
+    assert (
+        "- `az:ayoayo`: date: 2026-11-29; machine: x86_64; command: `python a.py --agents "
+        "az:ayoayo`; a database of seed counts 0 to 15, default options." in section
+    )
+    assert "| `az:ayoayo` | 26 | 0.750 (0.650–0.800) | 0.400 (0.200–0.800) |" in section
+    assert "| `random` | 26 | 0.500 (0.400–0.550) |" in section
+    assert tables.endgame_accuracy_ayoayo() in section  # the endgames page's table, the same
+
+
 def test_metrics_page_renders_every_rule_set_of_the_results_file(tables):
     record = json.loads((ROOT / "benchmarks" / "results" / "metrics.json").read_text())
     page = tables.metrics()
