@@ -21,9 +21,13 @@ from datetime import date
 from pathlib import Path
 
 from mancala_env.agents import load_agent
-from mancala_env.agents.accuracy import measure_accuracy
+from mancala_env.agents.accuracy import MIN_SEEDS, measure_accuracy
+from mancala_env.arguments import input_folder, integer, output_file
+from mancala_env.arguments import seed as seed_type
+from mancala_env.cli.endgames import MAX_POSITIONS
 from mancala_env.endgame.database import EndgameDatabase
 from mancala_env.machine import describe_machine
+from mancala_env.outputs import refusal
 from mancala_env.readers import ReadError, parse_json, read_bytes
 from mancala_env.train.files import write_json
 from mancala_env.variants import get_variant
@@ -45,11 +49,15 @@ def read_results(out: Path, positions: dict[str, object]) -> dict:
         sys.exit(f"endgame_accuracy: {error}")
     if not isinstance(record, dict) or not isinstance(record.get("agents"), dict):
         sys.exit(f"endgame_accuracy: {out} is not an accuracy file (it has no agents)")
-    held = {key: record.get(key) for key in POSITIONS_KEYS}
-    if held != positions:
+    differ = [
+        f"{key} {record.get(key)!r}, not {positions[key]!r}"
+        for key in POSITIONS_KEYS
+        if record.get(key) != positions[key]
+    ]
+    if differ:
         sys.exit(
-            f"endgame_accuracy: {out} scores other positions ({held}, not {positions}); "
-            "run with its --max-seeds, --positions and --seed, or give another --out"
+            f"endgame_accuracy: {out} scores other positions ({'; '.join(differ)}): run "
+            "with its --variant, --max-seeds, --positions and --seed, or give another --out"
         )
     return record
 
@@ -57,14 +65,20 @@ def read_results(out: Path, positions: dict[str, object]) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", required=True)
-    parser.add_argument("--db", required=True, help="the rule set's endgame database folder")
-    parser.add_argument("--max-seeds", type=int, required=True)
-    parser.add_argument("--positions", type=int, required=True)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--db", type=input_folder, required=True, help="the rule set's endgame database folder"
+    )
+    parser.add_argument("--max-seeds", type=integer(MIN_SEEDS), required=True)
+    parser.add_argument("--positions", type=integer(1, MAX_POSITIONS), required=True)
+    parser.add_argument("--seed", type=seed_type, default=0)
     parser.add_argument("--agents", nargs="+", default=list(AGENTS))
-    parser.add_argument("--out", type=Path, help="default results/endgame_accuracy_VARIANT.json")
+    parser.add_argument(
+        "--out", type=output_file, help="default results/endgame_accuracy_VARIANT.json"
+    )
     args = parser.parse_args()
-    out = args.out or RESULTS / f"endgame_accuracy_{args.variant}.json"
+    out = Path(args.out) if args.out else RESULTS / f"endgame_accuracy_{args.variant}.json"
+    if refusal(out):
+        sys.exit(f"endgame_accuracy: {refusal(out)}")
     positions = {key: getattr(args, key) for key in POSITIONS_KEYS}
     record = read_results(out, positions)
     try:
@@ -84,9 +98,12 @@ def main() -> None:
     }
     for spec, agent in agents:
         began = time.perf_counter()
-        rows = measure_accuracy(
-            agent, database, variant, options, args.max_seeds, args.positions, args.seed
-        )
+        try:
+            rows = measure_accuracy(
+                agent, database, variant, options, args.max_seeds, args.positions, args.seed
+            )
+        except ValueError as error:  # seed counts the database lacks, too few positions
+            sys.exit(f"endgame_accuracy: {error}")
         seconds = round(time.perf_counter() - began, 1)
         record["agents"][spec] = {
             "rows": [row.as_dict() for row in rows],

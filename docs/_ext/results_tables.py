@@ -11,6 +11,7 @@ import itertools
 from pathlib import Path
 from typing import Any
 
+from mancala_env.agents.accuracy import MIN_SEEDS
 from mancala_env.agents.network import SAME_RULES
 from mancala_env.readers import parse_json, read_bytes
 from mancala_env.variants import VARIANTS
@@ -96,8 +97,10 @@ def _network_strength(variant: str, path: Path) -> list[str]:
             f"seed {added['seed']}, {added['workers']} workers, {added['seconds']} s)."
         )
     accuracy = RESULTS / f"endgame_accuracy_{variant}.json"
-    if accuracy.is_file() and f"az:{record['network']}" in _read_json(accuracy)["agents"]:
-        lines += ["\nIts moves scored by the endgame database:\n", *_accuracy_section(variant)]
+    scored = _read_json(accuracy) if accuracy.is_file() else {"agents": {}}
+    if f"az:{record['network']}" in scored["agents"]:
+        lines += ["\nIts moves scored by the endgame database:\n"]
+        lines += _accuracy_section(accuracy, scored)
     training = RESULTS / f"az_{variant}_training.jsonl"
     if training.is_file():
         rows = _read_lines(training)
@@ -223,21 +226,25 @@ def endgame_build_ayoayo() -> str:
 
 def endgame_accuracy_ayoayo() -> str:
     """Ayoayo's agents scored by its database, all seed counts pooled."""
-    return "\n".join(_accuracy_section("ayoayo")) + "\n"
+    path = RESULTS / "endgame_accuracy_ayoayo.json"
+    return "\n".join(_accuracy_section(path, _read_json(path))) + "\n"
 
 
-def _accuracy_section(variant: str) -> list[str]:
+def _accuracy_section(path: Path, record: dict) -> list[str]:
     """A rule set's agents scored by its database (`benchmarks/endgame_accuracy.py`), all seed
-    counts pooled, with what measured each agent."""
-    path = RESULTS / f"endgame_accuracy_{variant}.json"
-    record = _read_json(path)
+    counts pooled, with what measured each agent and how long it took."""
     measured: dict[tuple[str, ...], list[str]] = {}
     for spec, scores in record["agents"].items():
-        how = (*_fields(scores), f"a database of {scores['database']}")
-        measured.setdefault(how, []).append(f"`{spec}`")
+        database = scores.get("database")
+        how = (
+            *_fields(scores),
+            f"a database of {database}" if database else f"database: {NOT_RECORDED}",
+        )
+        took = f" ({scores['seconds']} s)" if "seconds" in scores else ""
+        measured.setdefault(how, []).append(f"`{spec}`{took}")
     return [
         f"From `{path.relative_to(ROOT).as_posix()}`, written by "
-        f"`benchmarks/endgame_accuracy.py`: {record['positions']} positions of 3 to "
+        f"`benchmarks/endgame_accuracy.py`: {record['positions']} positions of {MIN_SEEDS} to "
         f"{record['max_seeds']} seeds (seed {record['seed']}), spread evenly over the seed "
         "counts, the same for every agent.\n",
         *(f"- {', '.join(specs)}: {'; '.join(how)}." for how, specs in measured.items()),

@@ -55,15 +55,56 @@ def test_agents_join_the_file_and_keep_what_measured_them(database, tmp_path, mo
     assert "--agents perfect:db=" in perfect["command"]
 
 
-def test_a_file_of_other_positions_is_refused_and_kept(database, tmp_path, monkeypatch):
+@pytest.mark.parametrize(
+    ("changed", "held"),
+    [
+        (["--positions", "9"], "positions 6, not 9"),
+        (["--max-seeds", "4"], f"max_seeds {SEEDS}, not 4"),
+        (["--seed", "1"], "seed 0, not 1"),
+        (["--variant", "ayoayo"], "variant 'oware', not 'ayoayo'"),
+    ],
+)
+def test_a_file_of_other_positions_is_refused_and_kept(
+    database, tmp_path, monkeypatch, changed, held
+):
     out = tmp_path / "endgame_accuracy_oware.json"
     run(monkeypatch, database, out, "--positions", "6", "--agents", "random")
     kept = out.read_text()
-    with pytest.raises(
-        SystemExit, match=r"scores other positions .*'positions': 6.*'positions': 9"
-    ):
-        run(monkeypatch, database, out, "--positions", "9", "--agents", "greedy")
+    arguments = ["--positions", "6", *changed, "--agents", "greedy"]  # the last of a flag wins
+    with pytest.raises(SystemExit, match=f"scores other positions \\({held}\\): run with"):
+        run(monkeypatch, database, out, *arguments)
     assert out.read_text() == kept
+
+
+def test_an_agent_scored_again_keeps_its_place_in_the_table(database, tmp_path, monkeypatch):
+    out = tmp_path / "endgame_accuracy_oware.json"
+    run(monkeypatch, database, out, "--positions", "6", "--agents", "random", "greedy")
+    run(monkeypatch, database, out, "--positions", "6", "--seed", "0", "--agents", "random")
+    record = json.loads(out.read_text())
+    assert list(record["agents"]) == ["random", "greedy"]
+    assert "--seed 0" in record["agents"]["random"]["command"]
+    assert "--seed 0" not in record["agents"]["greedy"]["command"]
+
+
+def test_more_seeds_than_the_database_holds_is_one_line(database, tmp_path, monkeypatch):
+    out = tmp_path / "endgame_accuracy_oware.json"
+    message = f"endgame_accuracy: max_seeds must be an integer from 3 to {SEEDS} .*got {SEEDS + 1}"
+    with pytest.raises(SystemExit, match=message):
+        run(monkeypatch, database, out, "--max-seeds", str(SEEDS + 1), "--positions", "9")
+    assert not out.exists()
+
+
+def test_a_link_as_out_is_refused_before_any_agent_is_scored(
+    database, tmp_path, monkeypatch, capsys
+):
+    target = tmp_path / "elsewhere.json"
+    target.write_text("{}")
+    out = tmp_path / "endgame_accuracy_oware.json"
+    out.symlink_to(target)
+    with pytest.raises(SystemExit):
+        run(monkeypatch, database, out, "--positions", "6", "--agents", "random")
+    assert "is a symbolic link, not a regular file" in capsys.readouterr().err
+    assert target.read_text() == "{}" and out.is_symlink()
 
 
 @pytest.mark.parametrize(

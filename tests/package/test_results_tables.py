@@ -130,16 +130,20 @@ def test_a_networks_endgame_accuracy_joins_its_strength_section(tables, tmp_path
     section = page.split("Its moves scored by the endgame database:")[1]
     assert "26 positions of 3 to 15 seeds (seed 0)" in section
     assert (
-        "- `random`: date: 2026-11-26; machine: x86_64; command: `python a.py --agents random`"
-        in section
+        "- `random` (1.0 s): date: 2026-11-26; machine: x86_64; command: `python a.py --agents "
+        "random`" in section
     )
     assert (
-        "- `az:ayoayo`: date: 2026-11-29; machine: x86_64; command: `python a.py --agents "
+        "- `az:ayoayo` (1.0 s): date: 2026-11-29; machine: x86_64; command: `python a.py --agents "
         "az:ayoayo`; a database of seed counts 0 to 15, default options." in section
     )
     assert "| `az:ayoayo` | 26 | 0.750 (0.650–0.800) | 0.400 (0.200–0.800) |" in section
     assert "| `random` | 26 | 0.500 (0.400–0.550) |" in section
     assert tables.endgame_accuracy_ayoayo() in section  # the endgames page's table, the same
+
+    del accuracy["agents"]["random"]["database"]  # a record without it renders as unknown
+    path.write_text(json.dumps(accuracy))
+    assert "`python a.py --agents random`; database: not recorded in the file." in tables.strength()
 
 
 def test_metrics_page_renders_every_rule_set_of_the_results_file(tables):
