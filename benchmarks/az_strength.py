@@ -125,22 +125,22 @@ def provenance(began: float) -> dict[str, str | float]:
     }
 
 
+def without_search(
+    args: argparse.Namespace, out: Path, baselines: list[str], games: int, seed: int
+) -> dict[str, list[float]]:
+    """Step 1: the network's most likely legal move against each of `baselines`, its games
+    stored beside `out`."""
+    store = Path(f"{out.with_suffix('')}_no_search.sqlite")
+    return gauntlet(args.variant, f"az:{args.network}", baselines, games, args.workers, store, seed)
+
+
 def measure(args: argparse.Namespace, out: Path, baselines: list[str]) -> None:
     """Both steps, written to `out` as a new file."""
     began = time.time()
     games = GAMES if args.games is None else args.games
     seed = SEED if args.seed is None else args.seed
     plain = f"az:{args.network}"
-    stores = out.with_suffix("")
-    no_search = gauntlet(
-        args.variant,
-        plain,
-        baselines,
-        games,
-        args.workers,
-        Path(f"{stores}_no_search.sqlite"),
-        seed,
-    )
+    no_search = without_search(args, out, baselines, games, seed)
     shipped = shipped_suite(args.variant)
     suite = read_suite(shipped, args.variant) if shipped else None
     searching = f"az:{args.network},time={args.time}"
@@ -151,7 +151,7 @@ def measure(args: argparse.Namespace, out: Path, baselines: list[str]) -> None:
         [opponent],
         args.search_games,
         args.workers,
-        Path(f"{stores}_search.sqlite"),
+        Path(f"{out.with_suffix('')}_search.sqlite"),
         seed,
         suite,
     )
@@ -215,16 +215,7 @@ def add_missing(args: argparse.Namespace, out: Path, baselines: list[str]) -> No
     games = next(iter(held.values()))[3] if args.games is None else args.games
     seed = record.get("seed", SEED) if args.seed is None else args.seed
     plain = f"az:{args.network}"
-    stores = out.with_suffix("")
-    scores = gauntlet(
-        args.variant,
-        plain,
-        missing,
-        games,
-        args.workers,
-        Path(f"{stores}_no_search.sqlite"),
-        seed,
-    )
+    scores = without_search(args, out, missing, games, seed)
     print_rows({plain: scores})
     order = BASELINES + [baseline for baseline in held if baseline not in BASELINES]
     merged = {**held, **scores}

@@ -35,6 +35,9 @@ MEASURED = {
 }
 
 
+AYOAYO = ("--network", "ayoayo", "--variant", "ayoayo")
+
+
 def run(monkeypatch, *arguments: str) -> None:
     monkeypatch.setattr(sys, "argv", ["az_strength.py", *arguments])
     az_strength.main()
@@ -45,7 +48,7 @@ def test_add_missing_plays_only_the_rows_the_file_lacks_and_keeps_the_rest(
 ):
     out = tmp_path / "az_ayoayo.json"
     out.write_text(json.dumps(MEASURED))
-    common = ("--network", "ayoayo", "--variant", "ayoayo", "--games", "2", "--workers", "1")
+    common = (*AYOAYO, "--games", "2", "--workers", "1")
     run(monkeypatch, *common, "--depths", "1", "--out", str(out), "--add-missing")
     record = json.loads(out.read_text())
     assert list(record["no_search"]) == ["random", "greedy", "alphabeta:depth=1", "mcts"]
@@ -70,7 +73,7 @@ def test_add_missing_plays_as_the_file_did_and_keeps_its_row_order(tmp_path, mon
     out = tmp_path / "az_ayoayo.json"
     rows = {n: [0.5, 0.1, 0.9, 2] for n in ("random", "alphabeta:depth=2", "mcts")}
     out.write_text(json.dumps({**MEASURED, "seed": 5, "no_search": rows}))
-    run(monkeypatch, "--network", "ayoayo", "--variant", "ayoayo", "--workers", "1",
+    run(monkeypatch, *AYOAYO, "--workers", "1",
         "--depths", "1", "--out", str(out), "--add-missing")  # fmt: skip
     record = json.loads(out.read_text())
     order = ["random", "greedy", "alphabeta:depth=1", "alphabeta:depth=2", "mcts"]
@@ -96,16 +99,7 @@ def test_add_missing_refuses_a_file_of_another_measurement(tmp_path, monkeypatch
     out = tmp_path / "az_ayoayo.json"
     out.write_text(json.dumps(content))
     with pytest.raises(SystemExit, match=message):
-        run(
-            monkeypatch,
-            "--network",
-            "ayoayo",
-            "--variant",
-            "ayoayo",
-            "--out",
-            str(out),
-            "--add-missing",
-        )
+        run(monkeypatch, *AYOAYO, "--out", str(out), "--add-missing")
     assert json.loads(out.read_text()) == content
 
 
@@ -113,29 +107,11 @@ def test_add_missing_refuses_a_file_that_is_no_json(tmp_path, monkeypatch):
     out = tmp_path / "az_ayoayo.json"
     out.write_text("{'no_search': 1}")
     with pytest.raises(SystemExit, match=r"^--add-missing: .*az_ayoayo\.json"):
-        run(
-            monkeypatch,
-            "--network",
-            "ayoayo",
-            "--variant",
-            "ayoayo",
-            "--out",
-            str(out),
-            "--add-missing",
-        )
+        run(monkeypatch, *AYOAYO, "--out", str(out), "--add-missing")
 
 
 def test_add_missing_needs_a_measured_file(tmp_path, monkeypatch):
     out = tmp_path / "az_ayoayo.json"
     with pytest.raises(SystemExit, match="is not a strength file yet; measure without it first"):
-        run(
-            monkeypatch,
-            "--network",
-            "ayoayo",
-            "--variant",
-            "ayoayo",
-            "--out",
-            str(out),
-            "--add-missing",
-        )
+        run(monkeypatch, *AYOAYO, "--out", str(out), "--add-missing")
     assert not out.exists()
