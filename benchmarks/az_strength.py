@@ -36,6 +36,8 @@ from pathlib import Path
 
 from mancala_env.agents.tournament import TournamentConfig, run_tournament, wilson
 from mancala_env.agents.tournament.openings import OpeningSuite, read_suite, shipped_suite
+from mancala_env.arguments import integer, output_file
+from mancala_env.arguments import seed as seed_type
 from mancala_env.machine import describe_machine
 from mancala_env.readers import ReadError, parse_json, read_bytes
 from mancala_env.train.files import write_json
@@ -92,14 +94,18 @@ def main() -> None:
     parser.add_argument("--network", default="oware", help="a shipped network's name or a file")
     parser.add_argument("--variant", default="oware")
     parser.add_argument(
-        "--games", type=int, help=f"default {GAMES}; with --add-missing, the file's"
+        "--games", type=integer(2), help=f"default {GAMES}; with --add-missing, the file's"
     )
     parser.add_argument("--search-games", type=int, default=200)
     parser.add_argument("--time", type=float, default=0.1, help="seconds a move, both sides")
     parser.add_argument("--depths", type=int, default=max(DEPTHS), choices=DEPTHS)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--seed", type=int, help=f"default {SEED}; with --add-missing, the file's")
-    parser.add_argument("--out", type=Path, help="default benchmarks/results/az_VARIANT.json")
+    parser.add_argument("--workers", type=integer(1), default=2)
+    parser.add_argument(
+        "--seed", type=seed_type, help=f"default {SEED}; with --add-missing, the file's"
+    )
+    parser.add_argument(
+        "--out", type=output_file, help="default benchmarks/results/az_VARIANT.json"
+    )
     parser.add_argument(
         "--add-missing",
         action="store_true",
@@ -107,7 +113,7 @@ def main() -> None:
         "(--search-games and --time play no part)",
     )
     args = parser.parse_args()
-    out = args.out or Path(f"benchmarks/results/az_{args.variant}.json")
+    out = Path(args.out or f"benchmarks/results/az_{args.variant}.json")
     baselines = baselines_to(args.depths)
     if args.add_missing:
         add_missing(args, out, baselines)
@@ -188,10 +194,16 @@ def read_strength(out: Path, network: str, variant: str) -> dict:
     valid = isinstance(rows, dict) and all(
         isinstance(row, list) and len(row) == 4 and isinstance(row[3], int) for row in rows.values()
     )
-    if not valid or not rows or not isinstance(record.get("added", []), list):
+    seed = record.get("seed", SEED) if isinstance(record, dict) else None
+    if (
+        not valid
+        or not rows
+        or not isinstance(record.get("added", []), list)
+        or (not isinstance(seed, int) or seed < 0)
+    ):
         sys.exit(
-            f"--add-missing: {out} is not a strength file (its no_search scores or its "
-            "additions are not the rows benchmarks/az_strength.py writes)"
+            f"--add-missing: {out} is not a strength file (its no_search scores, additions or "
+            "seed are not what benchmarks/az_strength.py writes)"
         )
     if (record.get("network"), record.get("variant")) != (network, variant):
         sys.exit(

@@ -77,8 +77,9 @@ def main() -> None:
     )
     args = parser.parse_args()
     out = Path(args.out) if args.out else RESULTS / f"endgame_accuracy_{args.variant}.json"
-    if refusal(out):
-        sys.exit(f"endgame_accuracy: {refusal(out)}")
+    why = refusal(out)  # the default path: --out's type has refused a link or device given
+    if why:
+        sys.exit(f"endgame_accuracy: {why}")
     positions = {key: getattr(args, key) for key in POSITIONS_KEYS}
     record = read_results(out, positions)
     try:

@@ -93,6 +93,7 @@ def test_add_missing_plays_as_the_file_did_and_keeps_its_row_order(tmp_path, mon
         ({**MEASURED, "no_search": [0.5]}, "is not a strength file"),
         ({**MEASURED, "no_search": {"random": 0.5}}, "is not a strength file"),
         ({**MEASURED, "added": None}, "is not a strength file"),
+        ({**MEASURED, "seed": "11"}, "is not a strength file"),
     ],
 )
 def test_add_missing_refuses_a_file_of_another_measurement(tmp_path, monkeypatch, content, message):
@@ -115,3 +116,28 @@ def test_add_missing_needs_a_measured_file(tmp_path, monkeypatch):
     with pytest.raises(SystemExit, match="is not a strength file yet; measure without it first"):
         run(monkeypatch, *AYOAYO, "--out", str(out), "--add-missing")
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--seed", "-1"], "argument --seed: must be an integer"),
+        (["--games", "0"], "argument --games: must be an integer of 2 or more"),
+        (["--workers", "0"], "argument --workers: must be an integer of 1 or more"),
+    ],
+)
+def test_a_bad_argument_is_one_line_before_any_game(monkeypatch, capsys, arguments, message):
+    with pytest.raises(SystemExit):
+        run(monkeypatch, *AYOAYO, *arguments, "--add-missing")
+    assert message in capsys.readouterr().err
+
+
+def test_a_link_as_out_is_refused_before_any_game(tmp_path, monkeypatch, capsys):
+    target = tmp_path / "elsewhere.json"
+    target.write_text(json.dumps(MEASURED))
+    out = tmp_path / "az_ayoayo.json"
+    out.symlink_to(target)
+    with pytest.raises(SystemExit):
+        run(monkeypatch, *AYOAYO, "--out", str(out), "--add-missing")
+    assert "is a symbolic link, not a regular file" in capsys.readouterr().err
+    assert json.loads(target.read_text()) == MEASURED
