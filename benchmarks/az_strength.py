@@ -36,7 +36,7 @@ from pathlib import Path
 
 from mancala_env.agents.tournament import TournamentConfig, run_tournament, wilson
 from mancala_env.agents.tournament.openings import OpeningSuite, read_suite, shipped_suite
-from mancala_env.arguments import integer, output_file
+from mancala_env.arguments import integer, output_file, real
 from mancala_env.arguments import seed as seed_type
 from mancala_env.machine import describe_machine
 from mancala_env.readers import ReadError, parse_json, read_bytes
@@ -96,8 +96,10 @@ def main() -> None:
     parser.add_argument(
         "--games", type=integer(2), help=f"default {GAMES}; with --add-missing, the file's"
     )
-    parser.add_argument("--search-games", type=int, default=200)
-    parser.add_argument("--time", type=float, default=0.1, help="seconds a move, both sides")
+    parser.add_argument("--search-games", type=integer(2), default=200)
+    parser.add_argument(
+        "--time", type=real(0.001, 60), default=0.1, help="seconds a move, both sides"
+    )
     parser.add_argument("--depths", type=int, default=max(DEPTHS), choices=DEPTHS)
     parser.add_argument("--workers", type=integer(1), default=2)
     parser.add_argument(

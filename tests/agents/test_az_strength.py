@@ -124,6 +124,9 @@ def test_add_missing_needs_a_measured_file(tmp_path, monkeypatch):
         (["--seed", "-1"], "argument --seed: must be an integer"),
         (["--games", "0"], "argument --games: must be an integer of 2 or more"),
         (["--workers", "0"], "argument --workers: must be an integer of 1 or more"),
+        (["--search-games", "1"], "argument --search-games: must be an integer of 2 or more"),
+        (["--time", "0"], "argument --time: must be a number from 0.001 to 60"),
+        (["--time", "nan"], "argument --time: must be a number from 0.001 to 60"),
     ],
 )
 def test_a_bad_argument_is_one_line_before_any_game(monkeypatch, capsys, arguments, message):
