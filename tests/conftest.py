@@ -19,12 +19,18 @@ with all its examples, as CI does (`.ci/run`).
 
 import os
 import sys
+from typing import TYPE_CHECKING
 
 import pytest
 import strategies
 from hypothesis import settings
 
 from mancala_env.kernels import SHARED_SWITCH
+
+if TYPE_CHECKING:
+    from mancala_env.endgame.database import EndgameDatabase
+
+OWARE_DB_SEEDS = 7  # `oware_db`'s boards: built in a second, and long enough games to score
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -47,6 +53,20 @@ def _sb3_logs(tmp_path_factory: pytest.TempPathFactory) -> None:
     """stable-baselines3 makes a folder in the system's temporary folder for every model that
     learns without a logger of its own (`SB3_LOGDIR` names another): the session's keeps them."""
     os.environ["SB3_LOGDIR"] = str(tmp_path_factory.mktemp("sb3"))
+
+
+@pytest.fixture(scope="session")
+def oware_db(tmp_path_factory: pytest.TempPathFactory) -> "EndgameDatabase":
+    """Oware's endgame database of every board of at most `OWARE_DB_SEEDS` seeds, built once
+    for the tests that only read it (a test that damages or extends a database builds its own)."""
+    from mancala_env.endgame.build import build  # after pytest_configure chose the kernels
+    from mancala_env.endgame.database import EndgameDatabase
+    from mancala_env.variants import get_variant
+
+    directory = tmp_path_factory.mktemp("oware")
+    oware = get_variant("oware")
+    build(oware, oware.options(), OWARE_DB_SEEDS, directory, progress=False)
+    return EndgameDatabase(directory, oware, oware.options())
 
 
 @pytest.fixture

@@ -8,24 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from mancala_env.endgame.build import build
-from mancala_env.variants import get_variant
-
 ROOT = Path(__file__).parents[2]
 SPEC = importlib.util.spec_from_file_location(
     "endgame_accuracy", ROOT / "benchmarks" / "endgame_accuracy.py"
 )
 endgame_accuracy = importlib.util.module_from_spec(SPEC)
 SPEC.loader.exec_module(endgame_accuracy)
-SEEDS = 5
+SEEDS = 7  # the boards of `oware_db` (tests/conftest.py)
 
 
-@pytest.fixture(scope="module")
-def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    directory = tmp_path_factory.mktemp("oware")
-    oware = get_variant("oware")
-    build(oware, oware.options(), SEEDS, directory, progress=False)
-    return directory
+@pytest.fixture
+def database(oware_db) -> Path:
+    return oware_db.directory
 
 
 def run(monkeypatch, database: Path, out: Path, *arguments: str) -> None:

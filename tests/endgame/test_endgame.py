@@ -32,14 +32,7 @@ from mancala_env.engine.turn import begin_turn, step
 from mancala_env.variants import Variant, get_variant
 
 OWARE = get_variant("oware")
-SEEDS = 7  # the database the tests share: every board of at most 7 seeds
-
-
-@pytest.fixture(scope="module")
-def oware_db(tmp_path_factory: pytest.TempPathFactory) -> EndgameDatabase:
-    directory = tmp_path_factory.mktemp("oware")
-    build(OWARE, OWARE.options(), SEEDS, directory, progress=False)
-    return EndgameDatabase(directory, OWARE, OWARE.options())
+SEEDS = 7  # the boards of the database the tests share (`oware_db`, tests/conftest.py)
 
 
 # ---- numbering -------------------------------------------------------------------------------

@@ -15,31 +15,22 @@ from mancala_env.agents.tournament.match import start
 from mancala_env.agents.tournament.report import _markdown
 from mancala_env.cli import main
 from mancala_env.endgame.build import build
-from mancala_env.endgame.database import EndgameDatabase
 from mancala_env.variants import get_variant
 
-SEEDS = 6
+SEEDS = 7  # the boards of `oware_db` (tests/conftest.py)
 
 
 @pytest.fixture(scope="module")
-def database(tmp_path_factory: pytest.TempPathFactory) -> EndgameDatabase:
-    directory = tmp_path_factory.mktemp("oware")
-    oware = get_variant("oware")
-    build(oware, oware.options(), SEEDS, directory, progress=False)
-    return EndgameDatabase(directory, oware, oware.options())
-
-
-@pytest.fixture(scope="module")
-def result(database, tmp_path_factory):
-    agents = ("random", "greedy", f"perfect:db={database.directory}")
+def result(oware_db, tmp_path_factory):
+    agents = ("random", "greedy", f"perfect:db={oware_db.directory}")
     config = TournamentConfig("oware", agents, games_per_pair=4, openings=2)
     store = tmp_path_factory.mktemp("store") / "t.sqlite"
-    return run_tournament(config, db=store, progress=False, endgame_db=database.directory)
+    return run_tournament(config, db=store, progress=False, endgame_db=oware_db.directory)
 
 
-def test_each_agent_is_scored_on_its_own_moves_in_covered_positions(database, result) -> None:
+def test_each_agent_is_scored_on_its_own_moves_in_covered_positions(oware_db, result) -> None:
     rows = result.endgames.rows
-    perfect = rows[f"perfect:db={database.directory}"]
+    perfect = rows[f"perfect:db={oware_db.directory}"]
     assert perfect.positions >= 10  # its moves, each scored in the position it was played in
     assert perfect.keeps_value == 1 and perfect.seeds_lost == 0
     greedy = rows["greedy"]
@@ -52,22 +43,22 @@ def test_each_agent_is_scored_on_its_own_moves_in_covered_positions(database, re
         for number, action in enumerate(record["moves"]):
             if (
                 number >= len(record["opening"])
-                and database.covers(game)
+                and oware_db.covers(game)
                 and len(game.legal_actions()) > 1
             ):
                 agent = record[f"agent_{game.to_move}"]
                 expected[agent] = expected.get(agent, 0) + 1
             game.step(action)
     assert {agent: row.positions for agent, row in rows.items() if row} == expected
-    assert {agent: len(lost) for agent, lost in scored_moves(database, result.records).items()} == (
+    assert {agent: len(lost) for agent, lost in scored_moves(oware_db, result.records).items()} == (
         expected
     )
 
 
-def test_the_report_lists_each_agents_endgame_accuracy(database, result) -> None:
+def test_the_report_lists_each_agents_endgame_accuracy(oware_db, result) -> None:
     text = format_leaderboard(result)
     assert (
-        f"positions of at most {SEEDS} seeds on the board, scored by {database.directory}" in text
+        f"positions of at most {SEEDS} seeds on the board, scored by {oware_db.directory}" in text
     )
     for agent, row in result.endgames.rows.items():
         line = re.search(
@@ -78,7 +69,7 @@ def test_the_report_lists_each_agents_endgame_accuracy(database, result) -> None
         assert float(line[4]) == pytest.approx(row.seeds_lost, abs=5e-4)
     markdown = _markdown(result)
     assert "## Endgame accuracy" in markdown
-    perfect = f"perfect:db={database.directory}"
+    perfect = f"perfect:db={oware_db.directory}"
     assert re.search(
         rf"^\| {re.escape(perfect)} \| \d+ \| 1\.000 \| \S+ \| 0\.000 \|", markdown, re.M
     )
