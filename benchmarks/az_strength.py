@@ -36,7 +36,7 @@ from pathlib import Path
 
 from mancala_env.agents.tournament import TournamentConfig, run_tournament, wilson
 from mancala_env.agents.tournament.openings import OpeningSuite, read_suite, shipped_suite
-from mancala_env.arguments import integer, output_file, real
+from mancala_env.arguments import SEED_MAX, integer, output_file, real
 from mancala_env.arguments import seed as seed_type
 from mancala_env.machine import describe_machine
 from mancala_env.readers import ReadError, parse_json, read_bytes
@@ -201,7 +201,7 @@ def read_strength(out: Path, network: str, variant: str) -> dict:
         not valid
         or not rows
         or not isinstance(record.get("added", []), list)
-        or (not isinstance(seed, int) or seed < 0)
+        or not (type(seed) is int and 0 <= seed <= SEED_MAX)
     ):
         sys.exit(
             f"--add-missing: {out} is not a strength file (its no_search scores, additions or "

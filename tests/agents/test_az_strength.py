@@ -94,6 +94,8 @@ def test_add_missing_plays_as_the_file_did_and_keeps_its_row_order(tmp_path, mon
         ({**MEASURED, "no_search": {"random": 0.5}}, "is not a strength file"),
         ({**MEASURED, "added": None}, "is not a strength file"),
         ({**MEASURED, "seed": "11"}, "is not a strength file"),
+        ({**MEASURED, "seed": True}, "is not a strength file"),
+        ({**MEASURED, "seed": 2**32}, "is not a strength file"),
     ],
 )
 def test_add_missing_refuses_a_file_of_another_measurement(tmp_path, monkeypatch, content, message):

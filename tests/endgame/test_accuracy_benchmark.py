@@ -19,6 +19,7 @@ SEEDS = 7  # the boards of `oware_db` (tests/conftest.py)
 
 @pytest.fixture
 def database(oware_db) -> Path:
+    assert oware_db.max_seeds == SEEDS  # the seed counts the tests below name
     return oware_db.directory
 
 

@@ -10,14 +10,12 @@ import pytest
 
 from mancala_env.agents.accuracy import AccuracyRow
 from mancala_env.agents.tournament import TournamentConfig, format_leaderboard, run_tournament
-from mancala_env.agents.tournament.endgames import EndgameAccuracy, scored_moves
+from mancala_env.agents.tournament.endgames import scored_moves
 from mancala_env.agents.tournament.match import start
 from mancala_env.agents.tournament.report import _markdown
 from mancala_env.cli import main
 from mancala_env.endgame.build import build
 from mancala_env.variants import get_variant
-
-SEEDS = 7  # the boards of `oware_db` (tests/conftest.py)
 
 
 @pytest.fixture(scope="module")
@@ -57,9 +55,8 @@ def test_each_agent_is_scored_on_its_own_moves_in_covered_positions(oware_db, re
 
 def test_the_report_lists_each_agents_endgame_accuracy(oware_db, result) -> None:
     text = format_leaderboard(result)
-    assert (
-        f"positions of at most {SEEDS} seeds on the board, scored by {oware_db.directory}" in text
-    )
+    seeds, directory = oware_db.max_seeds, oware_db.directory
+    assert f"positions of at most {seeds} seeds on the board, scored by {directory}" in text
     for agent, row in result.endgames.rows.items():
         line = re.search(
             rf"^{re.escape(agent)} +(\d+) +(\S+) \((\S+)\) +(\S+) \((\S+)\)$", text, re.M
@@ -78,7 +75,7 @@ def test_the_report_lists_each_agents_endgame_accuracy(oware_db, result) -> None
 def test_an_agent_with_no_scored_move_shows_dashes(result) -> None:
     row = AccuracyRow(None, 4, 0.5, 0.15, 0.85, 1.0, 0.0, 2.0)
     rows = {agent: row for agent in result.config.agents} | {"random": None}
-    without = dataclasses.replace(result, endgames=EndgameAccuracy("db", SEEDS, rows))
+    without = dataclasses.replace(result, endgames=dataclasses.replace(result.endgames, rows=rows))
     assert re.search(r"^random +0 +- +-$", format_leaderboard(without), re.M)
     assert "| random | 0 | - | - | - | - |" in _markdown(without)
     assert re.search(r"^greedy +4 +0\.500 \(0\.150-0\.850\) +1\.000 \(0\.000-2\.000\)$",
