@@ -101,16 +101,32 @@ def _network_strength(variant: str, path: Path) -> list[str]:
     if f"az:{record['network']}" in scored["agents"]:
         lines += ["\nIts moves scored by the endgame database:\n"]
         lines += _accuracy_section(accuracy, scored)
-    training = RESULTS / f"az_{variant}_training.jsonl"
-    if training.is_file():
-        rows = _read_lines(training)
-        last = rows[-1]
+    stages = _training_stages(variant)
+    if stages:
+        files = ", ".join(f"`{path.relative_to(ROOT).as_posix()}`" for path, _ in stages)
+        ends = [rows[-1] for _, rows in stages]
+        positions = sum(end["positions"] for end in ends)
+        generations = sum(end["generation"] for end in ends)
+        minutes = sum(end["seconds"] for end in ends) / 60
+        runs = "the run's evaluations" if len(stages) == 1 else f"{len(stages)} runs' evaluations"
+        staged = "" if len(stages) == 1 else f" in {len(stages)} stages"
+        every_row = [row for _, rows in stages for row in rows]
         lines.append(
-            f"\nTraining (`{training.relative_to(ROOT).as_posix()}`, the run's evaluations): "
-            f"{last['positions']:,} labelled positions in {last['generation']} generations, "
-            f"{last['seconds'] / 60:.0f} minutes of training time; machine: {_machines(rows)}."
+            f"\nTraining ({files}, {runs}): {positions:,} labelled positions in {generations} "
+            f"generations{staged}, {minutes:.0f} minutes of training time; machine: "
+            f"{_machines(every_row)}."
         )
     return lines
+
+
+TRAINING_STAGES = ("", "_continued")  # az_VARIANT_training{stage}.jsonl: a run, then its --init
+
+
+def _training_stages(variant: str) -> list[tuple[Path, list[dict]]]:
+    """A network's training runs, each with its evaluations: the first, then the run started
+    from its network (``--init``), as far as their files exist."""
+    paths = [RESULTS / f"az_{variant}_training{stage}.jsonl" for stage in TRAINING_STAGES]
+    return [(path, _read_lines(path)) for path in paths if path.is_file()]
 
 
 def _machines(rows: list[dict]) -> str:
@@ -141,19 +157,26 @@ def strength() -> str:
 
 
 def az_training() -> str:
-    """The Oware network's score against alpha-beta of each depth during its training run."""
-    path = RESULTS / "az_oware_training.jsonl"
-    rows = _read_lines(path)
-    opponents = list(rows[0]["scores"])
+    """The Oware network's score against alpha-beta of each depth during its training runs."""
+    stages = _training_stages("oware")
+    opponents = list(stages[0][1][0]["scores"])
     lines = [
-        _provenance(path, {}, "the training run's evaluations (`mancala train --algo az`)"),
-        "| generation | positions | seconds | " + " | ".join(f"`{o}`" for o in opponents) + " |",
-        "|---|---|---|" + "---|" * len(opponents),
+        *(
+            _provenance(path, {}, f"stage {number}'s evaluations (`mancala train --algo az`)")
+            for number, (path, _) in enumerate(stages, start=1)
+        ),
+        "| stage | generation | positions | seconds | "
+        + " | ".join(f"`{o}`" for o in opponents)
+        + " |",
+        "|---|---|---|---|" + "---|" * len(opponents),
     ]
-    for row in rows:
-        scores = " | ".join(f"{row['scores'][o][0]:.3f}" for o in opponents)
-        generation, positions = row["generation"], row["positions"]
-        lines.append(f"| {generation} | {positions:,} | {row['seconds']} | {scores} |")
+    for number, (_, rows) in enumerate(stages, start=1):
+        for row in rows:
+            scores = " | ".join(f"{row['scores'][o][0]:.3f}" for o in opponents)
+            generation, positions = row["generation"], row["positions"]
+            lines.append(
+                f"| {number} | {generation} | {positions:,} | {row['seconds']} | {scores} |"
+            )
     return "\n".join(lines) + "\n"
 
 

@@ -65,7 +65,8 @@ def test_wheel_ships_training_configs_and_type_markers(wheel):
     path, _ = wheel
     names = set(zipfile.ZipFile(path).namelist())
     configs = {
-        f"mancala_env/train/configs/{p.name}" for p in (ROOT / "train/configs").glob("*.toml")
+        f"mancala_env/{p.relative_to(ROOT).as_posix()}"
+        for p in (ROOT / "train/configs").rglob("*.toml")
     }
     assert configs and configs <= names
     assert {f"{package.replace('.', '/')}/py.typed" for package in FOLDERS} <= names

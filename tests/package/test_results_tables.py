@@ -90,6 +90,45 @@ def test_strength_page_says_which_targets_are_met_and_by_how_much_one_is_missed(
     assert "`kpo`" not in page.split("## Not measured yet")[1]
 
 
+def test_a_network_trained_in_two_stages_sums_them_and_lists_each(tables, tmp_path, monkeypatch):
+    monkeypatch.setattr(tables, "ROOT", tmp_path)
+    monkeypatch.setattr(tables, "RESULTS", tmp_path)
+    strength = {
+        "network": "oware",
+        "variant": "oware",
+        "seed": 11,
+        "workers": 2,
+        "seconds": 10.0,
+        "no_search": {"alphabeta:depth=4": [0.6, 0.55, 0.65, 400]},
+        "search": {"learner": "az:oware,time=0.1", "scores": {}},
+    }
+    (tmp_path / "az_oware.json").write_text(json.dumps(strength))
+
+    def stage(name: str, rows: list[tuple[int, int, float]], machine: str) -> None:
+        lines = [
+            {"generation": g, "positions": p, "seconds": s, "machine": machine,
+             "scores": {"alphabeta:depth=4": [0.4, 0.3, 0.5]}}
+            for g, p, s in rows
+        ]  # fmt: skip
+        (tmp_path / name).write_text("".join(json.dumps(line) + "\n" for line in lines))
+
+    stage("az_oware_training.jsonl", [(10, 100_000, 600.0), (20, 200_000, 1200.0)], "AMD EPYC")
+    page = tables.strength()
+    assert "200,000 labelled positions in 20 generations, 20 minutes of training time" in page
+    assert "stages" not in page
+    stage("az_oware_training_continued.jsonl", [(10, 90_000, 1800.0)], "Intel Xeon")
+    page = tables.strength()
+    assert (
+        "(`az_oware_training.jsonl`, `az_oware_training_continued.jsonl`, 2 runs' evaluations): "
+        "290,000 labelled positions in 30 generations in 2 stages, 50 minutes of training time; "
+        "machine: AMD EPYC; then Intel Xeon." in page
+    )
+    assert "target 0.55: met" in page
+    table = tables.az_training()
+    assert "stage 1's evaluations" in table and "stage 2's evaluations" in table
+    assert "| 2 | 10 | 90,000 | 1800.0 | 0.400 |" in table
+
+
 def accuracy_scores(keeps: float, lost: float, **provenance: str) -> dict:
     pooled = {"seeds": None, "positions": 26, "keeps_value": keeps, "keeps_low": keeps - 0.1,
               "keeps_high": keeps + 0.05, "seeds_lost": lost, "lost_low": lost / 2,

@@ -172,6 +172,15 @@ def test_the_shipped_configs_load():
     assert load_az_config("kpo") == AZConfig()  # no file (it plays Oware's network): defaults
 
 
+def test_the_continued_oware_config_goes_on_from_the_first_stage_learning_rate():
+    first = load_az_config("oware").to_json()
+    second = load_az_config("oware", CONFIGS / "continued" / "oware.toml").to_json()
+    changed = {key for key in first if first[key] != second[key]}
+    assert changed == {"positions", "learning_rate", "final_learning_rate", "eval_every"}
+    assert second["learning_rate"] == first["final_learning_rate"]
+    assert second["final_learning_rate"] < second["learning_rate"]
+
+
 def test_the_command_line_trains_and_says_how_to_play_the_network(tmp_path, capsys):
     config = tmp_path / "az.toml"
     config.write_text(
