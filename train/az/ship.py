@@ -2,12 +2,13 @@
 
     python -m mancala_env.train.az.ship runs/ncho-az/final.npz agents/networks/ncho.npz
 
-A shipped network is half the size of the float32 checkpoint torch fits (2.2 MB rather than
-4.4 for a 512-512-256 network; 10 Mighty Men's wide observation 4.4 MB rather than 8.8), so the
-wheel can carry one for every rule set within its 30 MB. The command reads the checkpoint as any
-network is read (bounded, no pickle), refuses weights that float16 cannot hold, writes the file
-atomically, and prints the sizes and how far the rounding moved the policy's logits and the
-value over positions of random games, so the strength measured afterwards is the shipped file's.
+A shipped network is half the size of the float32 checkpoint torch fits (Oware's 512-512-256
+network 1.1 MB rather than 2.2; 10 Mighty Men's, over its wider observation, 2.2 MB rather than
+4.4), so the wheel can carry one for every rule set within its 30 MB. The command reads the
+checkpoint as any network is read (bounded, no pickle), refuses weights that float16 cannot
+hold, writes the file atomically, and prints the sizes and how far the rounding moved the
+policy's logits and the value over positions of random games, so the strength measured
+afterwards is the shipped file's.
 """
 
 from __future__ import annotations
