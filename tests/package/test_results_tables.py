@@ -90,19 +90,24 @@ def test_strength_page_says_which_targets_are_met_and_by_how_much_one_is_missed(
     assert "`kpo`" not in page.split("## Not measured yet")[1]
 
 
-def test_a_network_trained_in_two_stages_sums_them_and_lists_each(tables, tmp_path, monkeypatch):
-    monkeypatch.setattr(tables, "ROOT", tmp_path)
-    monkeypatch.setattr(tables, "RESULTS", tmp_path)
+def write_strength(folder: Path, variant: str, no_search: dict) -> None:
+    """A strength file of `variant`'s network with the `no_search` rows and no search row."""
     strength = {
-        "network": "oware",
-        "variant": "oware",
+        "network": variant,
+        "variant": variant,
         "seed": 11,
         "workers": 2,
         "seconds": 10.0,
-        "no_search": {"alphabeta:depth=4": [0.6, 0.55, 0.65, 400]},
-        "search": {"learner": "az:oware,time=0.1", "scores": {}},
+        "no_search": no_search,
+        "search": {"learner": f"az:{variant},time=0.1", "scores": {}},
     }
-    (tmp_path / "az_oware.json").write_text(json.dumps(strength))
+    (folder / f"az_{variant}.json").write_text(json.dumps(strength))
+
+
+def test_a_network_trained_in_two_stages_sums_them_and_lists_each(tables, tmp_path, monkeypatch):
+    monkeypatch.setattr(tables, "ROOT", tmp_path)
+    monkeypatch.setattr(tables, "RESULTS", tmp_path)
+    write_strength(tmp_path, "oware", {"alphabeta:depth=4": [0.6, 0.55, 0.65, 400]})
 
     def stage(name: str, rows: list[tuple[int, int, float]], machine: str) -> None:
         lines = [
@@ -139,16 +144,7 @@ def accuracy_scores(keeps: float, lost: float, **provenance: str) -> dict:
 def test_a_networks_endgame_accuracy_joins_its_strength_section(tables, tmp_path, monkeypatch):
     monkeypatch.setattr(tables, "ROOT", tmp_path)
     monkeypatch.setattr(tables, "RESULTS", tmp_path)
-    strength = {
-        "network": "ayoayo",
-        "variant": "ayoayo",
-        "seed": 11,
-        "workers": 2,
-        "seconds": 10.0,
-        "no_search": {"random": [0.9, 0.8, 0.95, 100]},
-        "search": {"learner": "az:ayoayo,time=0.1", "scores": {}},
-    }
-    (tmp_path / "az_ayoayo.json").write_text(json.dumps(strength))
+    write_strength(tmp_path, "ayoayo", {"random": [0.9, 0.8, 0.95, 100]})
     before = {"date": "2026-11-26", "machine": "x86_64", "command": "python a.py --agents random",
               "database": "seed counts 0 to 15, default options"}  # fmt: skip
     accuracy = {
