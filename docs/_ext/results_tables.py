@@ -162,8 +162,12 @@ def az_training() -> str:
     opponents = list(stages[0][1][0]["scores"])
     lines = [
         *(
-            _provenance(path, {}, f"stage {number}'s evaluations (`mancala train --algo az`)")
-            for number, (path, _) in enumerate(stages, start=1)
+            _provenance(
+                path,
+                {"machine": rows[-1]["machine"]} if "machine" in rows[-1] else {},
+                f"stage {number}'s evaluations (`mancala train --algo az`)",
+            )
+            for number, (path, rows) in enumerate(stages, start=1)
         ),
         "| stage | generation | positions | seconds | "
         + " | ".join(f"`{o}`" for o in opponents)

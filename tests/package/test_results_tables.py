@@ -131,6 +131,7 @@ def test_a_network_trained_in_two_stages_sums_them_and_lists_each(tables, tmp_pa
     assert "target 0.55: met" in page
     table = tables.az_training()
     assert "stage 1's evaluations" in table and "stage 2's evaluations" in table
+    assert "machine: Intel Xeon; command" in table  # each stage's machine, from its rows
     assert "| 2 | 10 | 90,000 | 1800.0 | 0.400 |" in table
 
 
