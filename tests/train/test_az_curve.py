@@ -54,6 +54,8 @@ def test_the_command_draws_the_stages_as_one_png(tmp_path, capsys):
         ('{"generation": 1, "positions": 2, "seconds": 3}\n', "needs generation, positions"),
         ("[1, 2]\n", "needs generation, positions"),
         ("{not json\n", "first.jsonl"),
+        ('{"generation": "1", "positions": 2, "seconds": 3, "scores": {}}\n', "are numbers"),
+        ('{"generation": 1, "positions": 2, "seconds": 3, "scores": {"a": [1]}}\n', "score, low"),
     ],
 )
 def test_a_file_without_evaluations_is_refused_by_name(tmp_path, text, message):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import io
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,23 @@ def read_evaluations(path: str | Path) -> list[dict[str, Any]]:
     for row in rows:
         if not isinstance(row, dict) or not all(key in row for key in (*COUNTED_ON, "scores")):
             raise ValueError(f"{path}: an evaluation needs {', '.join(COUNTED_ON)} and scores")
+        if not all(_is_number(row[key]) for key in COUNTED_ON) or not _are_scores(row["scores"]):
+            raise ValueError(
+                f"{path}: an evaluation's {', '.join(COUNTED_ON)} are numbers and its scores "
+                "map each opponent to [score, low, high]"
+            )
     return rows
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _are_scores(scores: Any) -> bool:
+    return isinstance(scores, dict) and all(
+        isinstance(triple, list) and len(triple) == 3 and all(map(_is_number, triple))
+        for triple in scores.values()
+    )
 
 
 def join_stages(stages: list[list[dict[str, Any]]]) -> tuple[list[dict[str, Any]], list[float]]:
@@ -57,7 +74,7 @@ def plot_curve(
     evaluations: list[dict[str, Any]],
     path: str | Path,
     variant: str,
-    stage_starts: list[float] = (),
+    stage_starts: Sequence[float] = (),
 ) -> None:
     """Draw `evaluations` (``evaluations.jsonl``'s lines) into the PNG file `path`, with a
     line where each of `stage_starts` (seconds) began a later stage of the training."""
