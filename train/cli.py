@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mancala_env.agents.tournament import BACKENDS, BackendError
 from mancala_env.arguments import (
@@ -24,6 +24,9 @@ from mancala_env.arguments import (
 from mancala_env.arguments import seed as seed_type
 
 from .config import MAX_ENVS, SELF, load_config
+
+if TYPE_CHECKING:
+    from .az.config import AZConfig
 
 INTERRUPTED = 130
 ALGORITHMS = ("ppo", "az")
@@ -240,7 +243,20 @@ def _train_az(args: argparse.Namespace, out: str, notify: Callable[[str], object
     lines.append(
         f"final network: {result.final_network}  (play it: --agents az:{result.final_network})"
     )
-    return lines
+    return lines + stopped_early_lines(config, result.positions)
+
+
+def stopped_early_lines(config: AZConfig, positions: int) -> list[str]:
+    """What a run stopped by its minutes before `config.positions` should know: the learning
+    rate, which falls over the positions, had not reached its final value."""
+    final = config.final_learning_rate
+    if positions >= config.positions or final is None:
+        return []
+    return [
+        f"stopped at {positions:,} of {config.positions:,} positions: the learning rate had "
+        f"fallen to {config.learning_rate_at(positions):.1e}, not to its final {final:.1e} "
+        "(set positions to what the minutes label and it falls all the way)"
+    ]
 
 
 def _score_lines(scores: dict[str, Any]) -> list[str]:

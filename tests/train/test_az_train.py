@@ -289,6 +289,17 @@ def test_the_learning_rate_falls_to_its_final_value_over_the_budget():
         tiny(final_learning_rate=0)
 
 
+def test_a_run_stopped_before_its_positions_says_where_its_learning_rate_was():
+    from mancala_env.train.cli import stopped_early_lines
+
+    config = tiny(positions=1000, learning_rate=1e-3, final_learning_rate=1e-4)
+    (line,) = stopped_early_lines(config, 500)
+    assert "stopped at 500 of 1,000 positions" in line
+    assert "fallen to 5.5e-04, not to its final 1.0e-04" in line
+    assert stopped_early_lines(config, 1000) == []
+    assert stopped_early_lines(tiny(positions=1000, final_learning_rate=None), 500) == []
+
+
 @pytest.mark.parametrize(
     "changes, message",
     [
