@@ -446,14 +446,21 @@ class AlphaBetaAgent(SearchAgent):
             )
         return self._table, self._buffers
 
-    def search(self, game: Game, depth: int) -> tuple[float, int]:
+    def search(
+        self, game: Game, depth: int, node_limit: int | None = None
+    ) -> tuple[float, int] | None:
         """One fixed-depth search of `game`'s position: its value for the player to move and
         the best move (uses and fills the transposition table; with `tb`, probes the database
-        opened for these rules by `open_database`)."""
+        opened for these rules by `open_database`). With `node_limit`, None when the search
+        would make more positions than that; `last_nodes` says how many it made."""
         stats = _stats()
+        if node_limit is not None:
+            stats[NODE_LIMIT] = node_limit
         noise = np.zeros(game.n_actions)
         value = self._run(game, game.state.copy(), depth, stats, noise)
         self.last_nodes = int(stats[NODES])
+        if stats[ABORTED] == 1:
+            return None
         return value, int(stats[BEST])
 
     def open_database(self, game: Game) -> EndgameDatabase | None:

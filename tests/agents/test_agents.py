@@ -328,6 +328,18 @@ def test_alphabeta_value_is_the_minimax_value_with_and_without_the_table(name, o
         assert with_table.search(game, depth)[0] == expected  # from the table
 
 
+def test_alphabeta_search_stops_at_its_node_limit():
+    game = Game("oware")
+    game.reset(np.random.default_rng(2))
+    search = AlphaBetaAgent()
+    full = search.search(game, 5)
+    made = search.last_nodes
+    search = AlphaBetaAgent()  # (a new table: the first search's would spare most positions)
+    assert search.search(game, 5, node_limit=made // 2) is None
+    assert search.last_nodes <= made // 2 + game.n_actions  # a node's children are made at once
+    assert AlphaBetaAgent().search(game, 5, node_limit=made) == full
+
+
 def test_alphabeta_table_holds_for_one_rule_set_only():
     """The same position under other rules (Kpo, Ouri: other captures and lifts) is searched
     afresh by an agent whose table is full of Oware values."""

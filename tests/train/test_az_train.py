@@ -12,6 +12,7 @@ pytest.importorskip("torch")
 from mancala_env import Game  # noqa: E402
 from mancala_env.agents.alphabeta import AlphaBetaAgent  # noqa: E402
 from mancala_env.agents.network import read_network  # noqa: E402
+from mancala_env.engine import layout as L  # noqa: E402
 from mancala_env.machine import describe_machine  # noqa: E402
 from mancala_env.train.az.config import CONFIGS, AZConfig, load_az_config  # noqa: E402
 from mancala_env.train.az.games import Teacher, _targets  # noqa: E402
@@ -36,7 +37,7 @@ def test_the_teacher_values_each_move_as_a_search_from_its_child():
     game.reset(np.random.default_rng(5))
     for action in (2, 4, 1):
         game.step(action)
-    teacher = Teacher(game, depth=3, endgames=None)
+    teacher = Teacher(game, depth=3, endgames=None, nodes=None)
     values = teacher.move_values(game)
     search = AlphaBetaAgent(depth=3)
     root_value, best = search.search(game, 3)
@@ -48,6 +49,24 @@ def test_the_teacher_values_each_move_as_a_search_from_its_child():
     assert np.isclose(policy.sum(), 1) and np.all(policy[~legal] == 0)
     assert np.argmax(policy) == best
     assert np.isclose(value, np.tanh(root_value / 8))
+
+
+def test_a_teacher_out_of_positions_keeps_the_deepest_valuation_it_finished():
+    # 10 Mighty Men's first move: one player places ten pieces in a row, so alpha-beta cuts
+    # nothing (every line is the same player's) and each ply deeper costs twelve times more.
+    game = Game("mighty_men")
+    game.reset(np.random.default_rng(0))
+    assert game.state[L.PHASE] == L.PHASE_PLACE and len(game.legal_actions()) == 12
+    by_depth = {depth: Teacher(game, depth, None, None).move_values(game) for depth in (1, 2)}
+    deepening = Teacher(game, depth=2, endgames=None, nodes=10**9)
+    assert np.array_equal(deepening.move_values(game), by_depth[2], equal_nan=True)
+    spent = deepening.last_nodes  # depths 1 and 2
+    assert spent > 12
+    budgeted = Teacher(game, depth=6, endgames=None, nodes=1)  # depth 1 makes no positions
+    assert np.array_equal(budgeted.move_values(game), by_depth[1], equal_nan=True)
+    budgeted = Teacher(game, depth=6, endgames=None, nodes=spent)  # enough for depth 2 only
+    assert np.array_equal(budgeted.move_values(game), by_depth[2], equal_nan=True)
+    assert budgeted.last_nodes == spent
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))

@@ -21,8 +21,9 @@ DEVICES = ("auto", "cpu", "cuda")
 @dataclass
 class AZConfig:
     """Expert iteration: the network plays games against itself and the opponents; a teacher
-    (alpha-beta of `teacher_depth` plies, with the endgame database `endgames` where one is
-    given) values every move of the positions met; the network is fitted to those values."""
+    (alpha-beta of `teacher_depth` plies, shallower where `teacher_nodes` runs out, with the
+    endgame database `endgames` where one is given) values every move of the positions met; the
+    network is fitted to those values."""
 
     # The defaults are the settings of the Oware run behind the shipped network (oware.toml):
     # a rule set's file changes what its rules need, its teacher's depth first.
@@ -31,6 +32,9 @@ class AZConfig:
     games: int = 32  # games played at once by each worker
     workers: int = 2  # processes playing and labelling
     teacher_depth: int = 8
+    # positions the teacher may make labelling one position: it deepens 1, 2, ... up to
+    # teacher_depth and keeps the deepest it finished (None: teacher_depth at once, no limit)
+    teacher_nodes: int | None = None
     endgames: str | None = None  # an endgame database's folder (docs/endgames.md)
     opponents: list[str] = field(
         default_factory=lambda: [
@@ -66,6 +70,8 @@ class AZConfig:
         _positive_int("games", self.games, high=MAX_ENVS)
         _positive_int("workers", self.workers, high=MAX_WORKERS)
         _positive_int("teacher_depth", self.teacher_depth, high=MAX_DEPTH)
+        if self.teacher_nodes is not None:
+            _positive_int("teacher_nodes", self.teacher_nodes)
         _positive_int("batch_size", self.batch_size, low=2)
         _positive_int("random_plies", self.random_plies, low=0)
         if self.eval_games % 2:

@@ -71,27 +71,59 @@ class Task:
 
 class Teacher:
     """Values every legal move of a position by an alpha-beta search one ply shallower than
-    `depth` from each child (sharing one transposition table)."""
+    `depth` from each child (sharing one transposition table).
 
-    def __init__(self, game: Game, depth: int, endgames: str | None) -> None:
+    With `nodes`, the moves are valued at depths 1, 2, ... up to `depth`, and the deepest
+    valuation finished within `nodes` positions made is kept: a position whose tree is too wide
+    for the full depth (10 Mighty Men's setting out, where one player makes ten moves in a row
+    and alpha-beta cuts nothing) gets a shallower label instead of taking a hundred times
+    longer than the rest."""
+
+    def __init__(self, game: Game, depth: int, endgames: str | None, nodes: int | None) -> None:
         self.search = AlphaBetaAgent(depth=depth, tb=endgames)
         self.search.open_database(game)
         self.depth = depth
+        self.nodes = nodes
+        self.last_nodes = 0  # positions made valuing the last position's moves
         self.cap = float(game.total_seeds) / 2
 
     def move_values(self, game: Game) -> np.ndarray:
         """Each legal move's value in seeds for the player to move in `game` (NaN for illegal
         moves); a proven win or loss counts half the game's seeds."""
-        mover = game.to_move
-        values = np.full(game.n_actions, np.nan)
+        children = []
         for action in game.legal_actions():
             child = game.copy()
             child.step(action)
-            value, _ = self.search.search(child, self.depth - 1)
-            values[action] = value if child.to_move == mover else -value
+            children.append((action, child))
+        # (depth 1 always finishes: its searches evaluate the children, making no positions)
+        depths = [self.depth] if self.nodes is None else range(1, self.depth + 1)
+        values, spent = np.full(game.n_actions, np.nan), 0
+        for depth in depths:
+            budget = None if self.nodes is None else self.nodes - spent
+            found, made = self._values(game, children, depth, budget)
+            spent += made
+            if found is None:
+                break
+            values = found
+        self.last_nodes = spent
         proven = np.abs(values) > WIN_ZONE
         values[proven] = np.sign(values[proven]) * self.cap
         return np.clip(values, -self.cap, self.cap)
+
+    def _values(
+        self, game: Game, children: list[tuple[int, Game]], depth: int, budget: int | None
+    ) -> tuple[np.ndarray | None, int]:
+        """The moves' values searched `depth` plies from `game` and the positions made; None
+        for the values when `budget` positions did not suffice."""
+        values = np.full(game.n_actions, np.nan)
+        spent = 0
+        for action, child in children:
+            found = self.search.search(child, depth - 1, None if budget is None else budget - spent)
+            spent += self.search.last_nodes
+            if found is None:
+                return None, spent
+            values[action] = found[0] if child.to_move == game.to_move else -found[0]
+        return values, spent
 
 
 _WORKER: dict[tuple, tuple[Teacher, dict[str, Agent]]] = {}  # a worker's teacher and opponents
@@ -102,12 +134,15 @@ def _teacher_and_opponents(task: Task, game: Game) -> tuple[Teacher, dict[str, A
         task.variant,
         repr(sorted(task.options.items())),
         task.config.teacher_depth,
+        task.config.teacher_nodes,
         task.config.endgames,
         tuple(task.config.opponents),
     )
     if key not in _WORKER:
         _WORKER.clear()
-        teacher = Teacher(game, task.config.teacher_depth, task.config.endgames)
+        teacher = Teacher(
+            game, task.config.teacher_depth, task.config.endgames, task.config.teacher_nodes
+        )
         opponents = {
             spec: load_agent(spec, task.variant, seed=task.seed)
             for spec in task.config.opponents
