@@ -167,6 +167,7 @@ def test_a_run_refuses_a_folder_of_another_run_and_a_broken_checkpoint(tmp_path)
         ("generation = true", "generation must be an integer"),
         ("eval_games = 3", "eval_games must be even"),
         ("temperature = 0", "temperature must be a number above 0"),
+        ("teacher_nodes = 0", "teacher_nodes must be an integer from 1 to"),
         ("hidden = []", "hidden must be a list of positive integers"),
         ("opponents = []", "opponents must be a list of agent specs"),
         ("learning_rate = 'fast'", "learning_rate must be a number"),
