@@ -54,6 +54,7 @@ from mancala_env.engine.jit import njit
 from mancala_env.engine.position import position_key
 from mancala_env.engine.setting_out import set_out_sampled
 from mancala_env.engine.turn import step
+from mancala_env.inputs import integer
 from mancala_env.kernels import kernels_for
 
 from .search import SearchAgent
@@ -455,7 +456,7 @@ class AlphaBetaAgent(SearchAgent):
         would make more positions than that; `last_nodes` says how many it made."""
         stats = _stats()
         if node_limit is not None:
-            stats[NODE_LIMIT] = node_limit
+            stats[NODE_LIMIT] = integer(node_limit, "node_limit", 0, int(stats[NODE_LIMIT]))
         noise = np.zeros(game.n_actions)
         value = self._run(game, game.state.copy(), depth, stats, noise)
         self.last_nodes = int(stats[NODES])

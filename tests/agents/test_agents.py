@@ -338,6 +338,9 @@ def test_alphabeta_search_stops_at_its_node_limit():
     assert search.search(game, 5, node_limit=made // 2) is None
     assert search.last_nodes <= made // 2 + game.n_actions  # a node's children are made at once
     assert AlphaBetaAgent().search(game, 5, node_limit=made) == full
+    for bad in (-1, 2.5, "many"):
+        with pytest.raises(ValueError, match="node_limit must be an integer from 0 to"):
+            search.search(game, 5, node_limit=bad)
 
 
 def test_alphabeta_table_holds_for_one_rule_set_only():

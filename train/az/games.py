@@ -99,7 +99,7 @@ class Teacher:
         depths = [self.depth] if self.nodes is None else range(1, self.depth + 1)
         values, spent = np.full(game.n_actions, np.nan), 0
         for depth in depths:
-            budget = None if self.nodes is None else self.nodes - spent
+            budget = None if self.nodes is None else max(self.nodes - spent, 0)
             found, made = self._values(game, children, depth, budget)
             spent += made
             if found is None:
@@ -118,7 +118,9 @@ class Teacher:
         values = np.full(game.n_actions, np.nan)
         spent = 0
         for action, child in children:
-            found = self.search.search(child, depth - 1, None if budget is None else budget - spent)
+            # (a node's children are made together, so a search may pass its limit a little)
+            left = None if budget is None else max(budget - spent, 0)
+            found = self.search.search(child, depth - 1, left)
             spent += self.search.last_nodes
             if found is None:
                 return None, spent
