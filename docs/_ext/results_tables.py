@@ -33,6 +33,10 @@ def _read_lines(path: Path) -> list[Any]:
     return [parse_json(line, path) for line in text.splitlines() if line.strip()]
 
 
+def _workers(count: int) -> str:
+    return f"{count} worker" if count == 1 else f"{count} workers"
+
+
 def _provenance(path: Path, record: dict, writer: str) -> str:
     """Where a table's numbers come from: the file, its writer, and its date, machine and
     command as far as the file records them."""
@@ -72,7 +76,7 @@ def _network_strength(variant: str, path: Path) -> list[str]:
     lines = [
         f"## `az:{record['network']}` ({variant})\n",
         _provenance(path, record, "`benchmarks/az_strength.py`"),
-        f"Seed {record['seed']}, {record['workers']} workers, {record['seconds']} s; "
+        f"Seed {record['seed']}, {_workers(record['workers'])}, {record['seconds']} s; "
         f"the network's file: {size}.\n",
         "| agent | against | games | score (95% interval) | |",
         "|---|---|---|---|---|",
@@ -94,7 +98,7 @@ def _network_strength(variant: str, path: Path) -> list[str]:
         opponents = ", ".join(f"`{opponent}`" for opponent in added["opponents"])
         lines.append(
             f"\nThe rows against {opponents} were added later ({'; '.join(_fields(added))}; "
-            f"seed {added['seed']}, {added['workers']} workers, {added['seconds']} s)."
+            f"seed {added['seed']}, {_workers(added['workers'])}, {added['seconds']} s)."
         )
     accuracy = RESULTS / f"endgame_accuracy_{variant}.json"
     scored = _read_json(accuracy) if accuracy.is_file() else {"agents": {}}

@@ -68,7 +68,7 @@ def test_strength_page_says_which_targets_are_met_and_by_how_much_one_is_missed(
         "machine": "AMD EPYC, 2 cores",
         "command": "python benchmarks/az_strength.py --depths 6 --add-missing",
         "seed": 11,
-        "workers": 2,
+        "workers": 1,
         "seconds": 99.5,
     }
     (tmp_path / "az_ayoayo.json").write_text(json.dumps({**record, "added": [added]}))
@@ -76,7 +76,7 @@ def test_strength_page_says_which_targets_are_met_and_by_how_much_one_is_missed(
     assert (
         "The rows against `alphabeta:depth=5`, `alphabeta:depth=6` were added later (date: "
         "2026-11-29; machine: AMD EPYC, 2 cores; command: `python benchmarks/az_strength.py "
-        "--depths 6 --add-missing`; seed 11, 2 workers, 99.5 s)." in page
+        "--depths 6 --add-missing`; seed 11, 1 worker, 99.5 s)." in page
     )
     machines = "not recorded in the file; then x86_64, 2 cores; then arm64, 8 cores; then x86_64"
     assert f"machine: {machines}, 2 cores." in page
