@@ -13,12 +13,12 @@ and the field.
 
 from __future__ import annotations
 
+import array
 import hashlib
 import io
 import json
 import math
 import os
-import re
 import stat
 import sys
 import zipfile
@@ -94,32 +94,125 @@ def file_identity(path: str | os.PathLike, limit: int) -> str:
     return "sha256:" + file_sha256(path, limit)
 
 
-_JSON_STRINGS = re.compile(r'"(?:\\.|[^"\\])*"')
-_TOML_SKIPPED = re.compile(
-    r'"""(?:\\.|[^\\])*?""""{0,2}'  # multi-line basic strings
-    r"|'''[\s\S]*?''''{0,2}"  # multi-line literal strings
-    r'|"(?:\\.|[^"\\\n])*"'  # basic strings
-    r"|'[^'\n]*'"  # literal strings
-    r"|#[^\n]*"  # comments
-)
-_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+SCAN_CHUNK = 1 << 18  # bytes of JSON scanned for nesting at a time (a few MB of work arrays)
+_QUOTE, _APOSTROPHE, _HASH, _BACKSLASH, _NEWLINE = b'"', b"'", b"#", b"\\", b"\n"
 
 
-def nesting(text: str, toml: bool = False) -> int:
+def nesting(text: str | bytes, toml: bool = False) -> int:
     """How deeply the arrays and objects (tables) of a JSON (or, with `toml`, TOML) text nest:
-    its brackets counted outside strings (and TOML's comments). A string the scan cannot close
-    leaves its brackets counted, so the scan never says less than a parser meets."""
-    skipped = (_TOML_SKIPPED if toml else _JSON_STRINGS).sub("", text)
-    brackets = np.frombuffer(_NOT_BRACKETS.sub("", skipped).encode(), dtype=np.uint8)
-    depth = deepest = 0
-    for start in range(0, len(brackets), CHUNK):
-        part = brackets[start : start + CHUNK]
-        levels = depth + np.cumsum(np.where((part == 91) | (part == 123), 1, -1))  # [ {
+    its brackets counted outside strings (and TOML's comments), in time linear in the text's
+    length. The scan follows the text as a parser reads it up to the first point where a parser
+    must fail (a string never closed, a backslash outside a string), so it never says less than
+    a parser meets; what it counts past that point only makes the figure larger."""
+    if isinstance(text, str):
+        text = text.encode("utf-8", "surrogatepass")
+    # A multi-byte UTF-8 character holds no ASCII byte: quotes and brackets are found as bytes.
+    return _toml_nesting(text) if toml else _json_nesting(text)
+
+
+def _bytes(data: bytes) -> np.ndarray:
+    return np.frombuffer(data, dtype=np.uint8)
+
+
+def _is(chunk: np.ndarray, char: bytes) -> np.ndarray:
+    return chunk == char[0]
+
+
+def _where(marks: np.ndarray) -> np.ndarray:
+    """The positions of `marks` that are set, as int32 (a scanned text is under 2**31 bytes)."""
+    return np.flatnonzero(marks).astype(np.int32)
+
+
+def _unescaped(chunk: np.ndarray, escaping: bool) -> tuple[np.ndarray, bool]:
+    """Which bytes of `chunk` follow an even run of backslashes (`escaping`: the run before the
+    chunk is odd), and whether the run at its end is odd."""
+    positions = np.arange(len(chunk), dtype=np.int32)
+    last_other = np.maximum.accumulate(np.where(_is(chunk, _BACKSLASH), -1, positions))
+    run = np.empty(len(chunk), dtype=np.int32)  # the backslashes just before each byte
+    run[0] = escaping
+    run[1:] = positions[:-1] - last_other[:-1] + np.where(last_other[:-1] < 0, escaping, 0)
+    trailing = len(chunk) - 1 - int(last_other[-1]) + (escaping if last_other[-1] < 0 else 0)
+    return run % 2 == 0, bool(trailing % 2)
+
+
+def _depths(chunk: np.ndarray, counted: np.ndarray, depth: int) -> np.ndarray:
+    """The depth after each byte of `chunk`, from `depth`, counting its brackets where `counted`."""
+    opens = (_is(chunk, b"[") | _is(chunk, b"{")) & counted
+    closes = (_is(chunk, b"]") | _is(chunk, b"}")) & counted
+    return depth + np.cumsum(opens.astype(np.int64) - closes)
+
+
+def _json_nesting(data: bytes) -> int:
+    """JSON's nesting, scanned in chunks: a quote after an odd run of backslashes is escaped,
+    every other quote opens or closes a string."""
+    in_string, escaping, depth, deepest = False, False, 0, 0
+    for start in range(0, len(data), SCAN_CHUNK):
+        chunk = _bytes(data[start : start + SCAN_CHUNK])
+        unescaped, escaping = _unescaped(chunk, escaping)
+        quotes = _is(chunk, _QUOTE) & unescaped
+        inside = (np.cumsum(quotes) + in_string) % 2 == 1
+        levels = _depths(chunk, ~inside & ~quotes, depth)
         deepest, depth = max(deepest, int(levels.max())), int(levels[-1])
+        in_string = bool((np.count_nonzero(quotes) + in_string) % 2)
     return deepest
 
 
-def _check_nesting(text: str, where: Any, toml: bool = False) -> None:
+def _toml_nesting(data: bytes) -> int:
+    """TOML's nesting: where each string or comment that could begin ends is found at once (by
+    binary search over the bytes that can end it), then a walk from token to token (a step of
+    plain Python each) picks those a parser meets, and the brackets outside them are counted."""
+    chunk = _bytes(data)
+    if not len(chunk):
+        return 0
+    starts, ends = _toml_token_bounds(data, chunk)
+    following = array.array("i", np.searchsorted(starts, ends).astype(np.int32).tobytes())
+    met = bytearray(len(starts))
+    token = 0
+    while token < len(starts):
+        met[token] = 1
+        token = following[token]
+    met_tokens = np.frombuffer(bytes(met), dtype=bool)
+    edges = np.zeros(len(chunk) + 1, dtype=np.int8)
+    edges[starts[met_tokens]] += 1
+    edges[ends[met_tokens]] -= 1
+    levels = _depths(chunk, np.cumsum(edges)[:-1] == 0, 0)
+    return max(0, int(levels.max()))
+
+
+def _toml_token_bounds(data: bytes, chunk: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each byte that would begin a string or a comment, and where that token would end (the
+    text's length for a string that never closes: a parser reads no further)."""
+    size = len(chunk)
+    newlines = _where(_is(chunk, _NEWLINE))
+    starts = _where(_is(chunk, _QUOTE) | _is(chunk, _APOSTROPHE) | _is(chunk, _HASH))
+    opening = chunk[starts]
+
+    def first(found: np.ndarray, at: np.ndarray) -> np.ndarray:  # from `at` on; `size` if none
+        return np.append(found, np.int32(size))[np.searchsorted(found, at)]
+
+    def end_of_strings(quote: bytes, closing: np.ndarray) -> np.ndarray:
+        """Where the strings opened by `quote` end: one-line strings at their next closing
+        quote unless a line ends first, multi-line ones after their closing three and the
+        (at most two) quotes before those three that the string keeps."""
+        marks = np.append(_is(chunk, quote), [False, False, False])
+        three = marks[:-3] & marks[1:-2] & marks[2:-1]
+        one_line = first(closing, starts + 1)
+        one_line = np.where(first(newlines, starts) < one_line, size, one_line + 1)
+        last = first(closing[three[closing]], starts + 3) + 3
+        last += marks[np.minimum(last, size)] * (1 + marks[np.minimum(last + 1, size)])
+        return np.where(three[starts], last, one_line)
+
+    unescaped = _where(_is(chunk, _QUOTE) & _unescaped(chunk, False)[0])
+    ends = np.where(
+        opening == _QUOTE[0],
+        end_of_strings(_QUOTE, unescaped),
+        end_of_strings(_APOSTROPHE, _where(_is(chunk, _APOSTROPHE))),
+    )
+    ends = np.where(opening == _HASH[0], first(newlines, starts), ends)
+    return starts, np.minimum(ends, size)
+
+
+def _check_nesting(text: str | bytes, where: Any, toml: bool = False) -> None:
     depth = nesting(text, toml)
     if depth > MAX_NESTING:
         raise ReadError(where, f"nests {depth} levels deep; at most {MAX_NESTING} are read")
@@ -133,7 +226,7 @@ def parse_json(data: bytes | str, where: Any) -> Any:
         raise ReadError(
             where, f"is not UTF-8 text ({error.reason} at byte {error.start})"
         ) from None
-    _check_nesting(text, where)
+    _check_nesting(data, where)
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as error:

@@ -328,8 +328,45 @@ def test_a_malformed_endgame_header_is_refused_in_one_line(tmp_path, text):
         ('{"a": "[[[[", "b": [[1]]}', False, 3),
         ("a = '[[[['\nb = [[1]] # [[[[", True, 2),
         ('a = """x"y[[["""\nb = [1]', True, 1),
-        ('a = "[[[\n[[[[', True, 7),  # a string the scan cannot close leaves brackets counted
+        ('a = "[[[\n[[[[', True, 0),  # a string that does not close ends a parser's reading
     ],
 )
 def test_nesting_counts_brackets_outside_strings_and_comments(text, toml, depth):
     assert nesting(text, toml) == depth
+
+
+# Texts that made the nesting scan quadratic (a regex that tries every quote as a string's start
+# and runs to the end of the text from each): 40 KB of escaped quotes took 7.4 s, so a megabyte
+# would take over an hour. Each is read (refused) here in one pass, whatever reads it.
+HOSTILE_SCANS = {
+    "escaped quotes": '\\"',
+    "quote and bracket": '"[',
+    "triple quotes": '"""',
+    "triple apostrophes": "'''",
+    "backslashes": "\\\\",
+    "apostrophe and bracket": "'[",
+}
+
+
+def hostile_scan(unit: str, size: int) -> str:
+    return unit * (size // len(unit))
+
+
+@pytest.mark.parametrize("unit", HOSTILE_SCANS.values(), ids=HOSTILE_SCANS)
+def test_every_reader_refuses_a_hostile_scan_in_one_pass(tmp_path, network_arrays, unit):
+    pytest.importorskip("torch")
+    from mancala_env.train.az.config import load_az_config
+    from mancala_env.train.config import MAX_CONFIG_BYTES, load_config
+
+    text = hostile_scan(unit, 4 * 2**20)
+    (tmp_path / "suite.json").write_text(text)
+    check_refusal(tmp_path, lambda: read_suite(tmp_path / "suite.json", "oware"), ValueError)
+    (tmp_path / "games.jsonl").write_text(json.dumps(RECORD) + "\n" + text + "\n")
+    check_refusal(tmp_path, lambda: load_record(tmp_path / "games.jsonl", 2), ValueError)
+    meta = np.frombuffer(text.encode(), dtype=np.uint8)
+    (tmp_path / "net.npz").write_bytes(npz({**network_arrays, "meta": meta}))
+    check_refusal(tmp_path, lambda: read_network(tmp_path / "net.npz"), NetworkError)
+    config = tmp_path / "config.toml"
+    config.write_text("a = 1\n" + hostile_scan(unit, MAX_CONFIG_BYTES - 6))
+    for load in (load_az_config, load_config):
+        check_refusal(tmp_path, lambda load=load: load("oware", config), ValueError)
