@@ -5,8 +5,10 @@ argparse calls each type on the text given (and on a default given as text), so 
 stops the command before anything is read, computed or written, with exit status 2 and one line
 on standard error: ``mancala solve: error: argument --max-seeds: must be an integer from 0 to
 31, got '99'``. `Parser` is argparse's parser with that one line instead of the usage message
-before it, and it keeps an output from naming one of the command's inputs (`keep_apart`). What
-only the library can judge, once the command begins, is refused in the same form by `fail`.
+before it, and it keeps an output from naming one of the command's inputs (`keep_apart`) or
+an existing file of another kind than the one written, unless ``--replace`` is given
+(`writes`). What only the library can judge, once the command begins, is refused in the same
+form by `fail`.
 """
 
 from __future__ import annotations
@@ -17,16 +19,17 @@ import math
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
 from .inputs import integer_text, number_text
-from .outputs import refusal
+from .outputs import FileKind, kind_refusal, refusal
 from .variants import VARIANTS
 
 USAGE_ERROR = 2
 SEED_MAX = 2**32 - 1  # numpy's legacy seeding (which training uses) takes 32 bits
+REPLACE = "--replace"  # the flag that lets an output replace an existing file of another kind
 
 
 def fail(command: str, message: object, status: int = USAGE_ERROR) -> int:
@@ -43,6 +46,7 @@ class Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._apart: list[tuple[str, tuple[str, ...]]] = []
+        self._writes: list[tuple[str, FileKind | Mapping[str, FileKind]]] = []
 
     def error(self, message: str) -> NoReturn:
         self.exit(USAGE_ERROR, f"{self.prog}: error: {' '.join(message.split())}\n")
@@ -51,6 +55,20 @@ class Parser(argparse.ArgumentParser):
         """Refuse the path of argument `output` (its dest) when it names the path of one of
         the arguments `inputs`: writing it would replace what the command reads."""
         self._apart.append((output, inputs))
+
+    def writes(self, output: str, kind: FileKind | Mapping[str, FileKind]) -> None:
+        """Argument `output` (its dest) names a file the command writes as `kind`, or a folder
+        it writes files in (`kind`: each file's name and kind). An existing file of another
+        kind there (`mancala_env.outputs.kind_refusal`: a store, a database, a network) is
+        refused unless ``--replace`` is given; the command gets that flag here."""
+        self._writes.append((output, kind))
+        if not any(REPLACE in action.option_strings for action in self._actions):
+            self.add_argument(
+                REPLACE,
+                action="store_true",
+                help="replace an existing output that is not of the kind written (a store, a "
+                "database, a network, another file); without it such a file is refused",
+            )
 
     def parse_known_args(  # type: ignore[override]
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
@@ -65,6 +83,15 @@ class Parser(argparse.ArgumentParser):
                         f"argument {self._name(output)}: {path} is the {self._name(source)} "
                         "it reads; name another file"
                     )
+        for output, kind in self._writes:
+            path = getattr(namespace, output, None)
+            if path is None or getattr(namespace, "replace", False):
+                continue
+            files = kind.items() if isinstance(kind, Mapping) else [("", kind)]
+            for name, file_kind in files:
+                why = kind_refusal(Path(path, name), file_kind, REPLACE)
+                if why is not None:
+                    self.error(f"argument {self._name(output)}: {why}")
         return namespace, extras
 
     def _name(self, dest: str) -> str:

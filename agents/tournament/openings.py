@@ -42,7 +42,7 @@ import numpy as np
 
 from mancala_env import Game
 from mancala_env.inputs import derived_seed, integer, is_integer, is_number, number
-from mancala_env.outputs import write_atomically
+from mancala_env.outputs import OPENING_SUITE, write_atomically
 from mancala_env.readers import ReadError, parse_json, read_bytes
 from mancala_env.variants import VARIANTS, get_variant
 
@@ -272,11 +272,11 @@ def build_suite(
     return dataclasses.replace(suite, sha256=hashlib.sha256(suite.to_bytes()).hexdigest())
 
 
-def save_suite(suite: OpeningSuite, path: str | os.PathLike) -> str:
-    """Write `suite` to `path` (`mancala_env.outputs.write_atomically`); the hash of the bytes
-    written."""
+def save_suite(suite: OpeningSuite, path: str | os.PathLike, replace: bool = False) -> str:
+    """Write `suite` to `path` (`mancala_env.outputs.write_atomically`: an existing file that
+    is not an opening suite is replaced only when `replace`); the hash of the bytes written."""
     data = suite.to_bytes()
-    write_atomically(path, data)
+    write_atomically(path, data, OPENING_SUITE, replace)
     return hashlib.sha256(data).hexdigest()
 
 

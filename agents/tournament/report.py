@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from mancala_env.escaping import for_markdown, for_terminal, markdown_literal
-from mancala_env.outputs import write_atomically
+from mancala_env.outputs import HTML_PAGE, MARKDOWN_PAGE, PNG_PICTURE, FileKind, write_atomically
 from mancala_env.variants import get_variant
 
 from ..accuracy import format_table
@@ -54,6 +54,14 @@ def leaderboard_rows(ratings: Ratings) -> list[list[str]]:
     return rows
 
 
+# the files a report writes in its folder, and their kinds (the command line checks them first)
+REPORT_FILES: dict[str, FileKind] = {
+    "report.md": MARKDOWN_PAGE,
+    "report.html": HTML_PAGE,
+    "ratings.png": PNG_PICTURE,
+    "crosstable.png": PNG_PICTURE,
+    "lengths.png": PNG_PICTURE,
+}
 HEADER = ["#", "agent", "Elo", "95% interval", "score", "W-D-L", "games", "LOS next"]
 NASH_HEADER = ["#", "agent", "Nash average", "mass"]
 
@@ -466,14 +474,18 @@ def _html(markdown: str, images: dict[str, bytes]) -> str:
     )
 
 
-def write_report(result: TournamentResult, folder: str | Path) -> tuple[Path, Path]:
-    """Write report.md (with its PNG plots beside it) and a self-contained report.html."""
+def write_report(
+    result: TournamentResult, folder: str | Path, replace: bool = False
+) -> tuple[Path, Path]:
+    """Write report.md (with its PNG plots beside it) and a self-contained report.html: the
+    files of `REPORT_FILES`, each replacing an existing file of another kind only when
+    `replace` (`mancala_env.outputs.write_atomically`)."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     images = _plots(result)
-    for name, data in images.items():
-        write_atomically(folder / name, data)
     markdown = _markdown(result)
-    write_atomically(folder / "report.md", markdown.encode())
-    write_atomically(folder / "report.html", _html(markdown, images).encode())
+    page = _html(markdown, images)
+    files = {**images, "report.md": markdown.encode(), "report.html": page.encode()}
+    for name, content in files.items():
+        write_atomically(folder / name, content, REPORT_FILES[name], replace)
     return folder / "report.md", folder / "report.html"

@@ -142,6 +142,7 @@ def stopped(command: str, db: Any, error: BaseException) -> int:
 # ---- tournament ------------------------------------------------------------------------------
 def tournament_options(parser: argparse.ArgumentParser) -> None:
     from mancala_env.agents.tournament import FORMATS, MAX_GAMES
+    from mancala_env.agents.tournament.report import REPORT_FILES
 
     parser.add_argument("variant", help="rule set name (see 'mancala variants')")
     parser.add_argument(
@@ -171,6 +172,7 @@ def tournament_options(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="write Markdown and HTML here",
     )
+    parser.writes("report", REPORT_FILES)
     parser.add_argument(
         "--endgame-db",
         type=input_folder,
@@ -254,7 +256,7 @@ def tournament(args: argparse.Namespace) -> int:
     )
     if args.report:
         try:
-            markdown, page = write_report(result, args.report)
+            markdown, page = write_report(result, args.report, replace=args.replace)
         except OSError as error:
             return fail("tournament", f"cannot write the report: {error}", status=1)
         print(f"report: {markdown} and {page}")
@@ -406,10 +408,13 @@ def match(args: argparse.Namespace) -> int:
 def openings_options(parser: argparse.ArgumentParser) -> None:
     from mancala_env.agents.tournament.openings import DEFAULT_SEARCH, MAX_ENTRIES
 
+    from ..outputs import OPENING_SUITE
+
     parser.add_argument("variant", help="rule set name (see 'mancala variants')")
     parser.add_argument(
         "--out", type=output_file, required=True, metavar="FILE", help="JSON to write"
     )
+    parser.writes("out", OPENING_SUITE)
     parser.add_argument(
         "--count", type=integer(1, MAX_ENTRIES), default=50, help="openings to keep (default 50)"
     )
@@ -481,7 +486,7 @@ def openings(args: argparse.Namespace) -> int:
         print("\nmancala openings: interrupted; nothing was written", file=sys.stderr)
         return 130
     try:
-        digest = save_suite(suite, args.out)
+        digest = save_suite(suite, args.out, replace=args.replace)
     except OSError as error:
         return fail("openings", f"cannot write {args.out}: {error}", status=1)
     print(
@@ -494,12 +499,15 @@ def openings(args: argparse.Namespace) -> int:
 
 # ---- export ----------------------------------------------------------------------------------
 def export_options(parser: argparse.ArgumentParser) -> None:
+    from ..outputs import JSON_LINES
+
     parser.add_argument("db", type=input_file, help="the tournament store (SQLite)")
     parser.add_argument("--tournament", default=None, help="only this tournament's games (its key)")
     parser.add_argument(
         "--out", type=output_file, default=None, help="file to write (default: standard output)"
     )
     parser.keep_apart("out", "db")
+    parser.writes("out", JSON_LINES)
 
 
 def export(args: argparse.Namespace) -> int:
@@ -519,10 +527,11 @@ def export(args: argparse.Namespace) -> int:
     except StoreError as error:
         return fail("export", error)
     if args.out:
-        from ..outputs import write_atomically
+        from ..outputs import JSON_LINES, write_atomically
 
+        content = "".join(line + "\n" for line in lines).encode()
         try:
-            write_atomically(args.out, "".join(line + "\n" for line in lines).encode())
+            write_atomically(args.out, content, JSON_LINES, replace=args.replace)
         except OSError as error:
             return fail("export", f"cannot write {args.out}: {error}", status=1)
         print(f"{len(lines)} games written to {args.out}")
