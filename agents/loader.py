@@ -27,7 +27,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from mancala_env.endgame.files import headers_digest
+from mancala_env.endgame.files import database_identity
 from mancala_env.inputs import integer_text, number_text
 from mancala_env.readers import content_identity
 from mancala_env.variants import get_variant
@@ -321,6 +321,6 @@ def agent_identity(spec: str) -> str:
             return content_identity(file.read())
     identity = f"{kind} v{BUILT_INS[kind].code_version}"
     database = arguments.get("db", arguments.get("tb"))  # perfect's, alphabeta's
-    if database is not None:  # its level files, by their headers (each has a checksum)
-        identity += f" db {headers_digest(database)}"
+    if database is not None:  # its level files, by every byte of them
+        identity += f" db {database_identity(database)}"
     return identity

@@ -42,22 +42,24 @@ class ReadError(ValueError):
 
 def open_regular(path: str | os.PathLike, limit: int) -> BinaryIO:
     """`path` opened for reading once it is known to be a regular file of at most `limit`
-    bytes (a FIFO is opened without waiting for a writer, then refused)."""
+    bytes (a FIFO is opened without waiting for a writer, then refused; a folder is refused
+    before Python's file object, which raises IsADirectoryError on one, is made)."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
         raise ReadError(path, f"cannot be read: {error.strerror or error}") from None
-    file = os.fdopen(fd, "rb")
     try:
         status = os.fstat(fd)
+        if stat.S_ISDIR(status.st_mode):
+            raise ReadError(path, "is a folder, not a regular file")
         if not stat.S_ISREG(status.st_mode):
             raise ReadError(path, "is not a regular file")
         if status.st_size > limit:
             raise ReadError(path, f"is {status.st_size:,} bytes; at most {limit:,} are read")
     except BaseException:
-        file.close()
+        os.close(fd)
         raise
-    return file
+    return os.fdopen(fd, "rb")
 
 
 def read_bytes(path: str | os.PathLike, limit: int) -> bytes:

@@ -12,7 +12,7 @@ from ..game import Game
 from ..kernels import kernels_for
 from ..variants import RuleOptions, Variant
 from .build import rules_header
-from .files import DatabaseError, level_path, read_level
+from .files import DatabaseError, level_path, level_paths, read_level
 from .index import BINOMIAL, rank
 from .probe import level_list
 from .rules import check_solvable, solving_params
@@ -34,10 +34,10 @@ class EndgameDatabase:
         self.rules = rules_header(variant, options)
         self.params = solving_params(variant, options)
         self.n_pits = self.rules["pits"]
-        self.levels: list[np.ndarray] = []
-        while level_path(self.directory, len(self.levels)).exists():
-            seeds = len(self.levels)
-            self.levels.append(read_level(level_path(self.directory, seeds), seeds, self.rules))
+        self.levels = [
+            read_level(path, seeds, self.rules)
+            for seeds, path in enumerate(level_paths(self.directory))
+        ]
         if not self.levels:
             raise DatabaseError(
                 f"{self.directory} holds no endgame database (no {level_path('', 0)}); build "

@@ -19,16 +19,18 @@ import hashlib
 import json
 import os
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
+from ..engine.layout import MAX_PITS
 from ..escaping import for_terminal
 from ..inputs import is_integer
 from ..outputs import atomic_file
-from ..readers import ReadError, open_regular, parse_json
-from .index import level_size
+from ..readers import ReadError, file_sha256, open_regular, parse_json
+from .index import MAX_SEEDS, level_size
 
 FORMAT = 1
 MAGIC = b"MANCALA-ENDGAME\n"
@@ -40,23 +42,39 @@ class DatabaseError(ValueError):
     """A database file that is missing, corrupt, or built for other rules."""
 
 
-# a level file is memory-mapped, never read whole: this only bounds what a header may claim
-MAX_LEVEL_BYTES = 1 << 40
-
-
 def level_path(directory: str | os.PathLike, seeds: int) -> Path:
     """The file of the boards of `seeds` seeds in `directory`."""
     return Path(directory) / f"seeds_{seeds:02d}.egdb"
 
 
-def headers_digest(directory: str | os.PathLike) -> str:
-    """The SHA-256 of the headers of the level files in `directory`: each holds its values'
-    checksum, so a database rebuilt or replaced gets a new digest, and no value is read."""
+def level_paths(directory: str | os.PathLike) -> Iterator[Path]:
+    """The level files a database in `directory` is made of: ``seeds_00.egdb`` and those after
+    it up to the first seed count without one (a link in a level's place counts, to be
+    refused when read)."""
+    for seeds in range(MAX_SEEDS + 1):
+        path = level_path(directory, seeds)
+        if not os.path.lexists(path):
+            return
+        yield path
+
+
+def max_level_bytes(seeds: int) -> int:
+    """The most bytes a level file of `seeds` seeds can hold: its header and a byte a board of
+    the largest board (twelve pits), whose boards a build numbers in 32 bits. A file larger
+    than this is refused unread."""
+    return HEADER_SIZE + min(level_size(seeds, MAX_PITS), 2**32 - 1)
+
+
+def database_identity(directory: str | os.PathLike) -> str:
+    """What the database in `directory` is: the SHA-256 of every byte of its level files
+    (`level_paths`), headers and values, so values changed under an unchanged header (whose
+    checksum is a CRC, which can be forged) make a new identity, as a rebuilt database does.
+    Each file is measured first (at most `max_level_bytes`) and hashed in chunks: the cost is
+    one pass over the files, as opening the database makes (its checksums read every value)."""
     digest = hashlib.sha256()
-    for path in sorted(Path(directory).glob("seeds_*.egdb")):
+    for seeds, path in enumerate(level_paths(directory)):
         try:
-            with open_regular(path, MAX_LEVEL_BYTES) as file:
-                digest.update(file.read(HEADER_SIZE))
+            digest.update(f"{seeds}:{file_sha256(path, max_level_bytes(seeds))}\n".encode())
         except ReadError as error:
             raise DatabaseError(f"endgame database file {error}") from None
     return f"sha256:{digest.hexdigest()}"
@@ -104,12 +122,13 @@ HEADER_TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
 }
 
 
-def _read_header(path: Path) -> dict[str, Any]:
-    try:
-        with open_regular(path, MAX_LEVEL_BYTES) as file:
-            head = file.read(HEADER_SIZE)
-    except ReadError as error:
-        raise DatabaseError(f"endgame database file {error}") from None
+def _read_header(path: Path, file: BinaryIO | None = None) -> dict[str, Any]:
+    """The header of the level file at `path`, read from `file` (that file, open) when given,
+    checked for every entry a database reads."""
+    if file is None:
+        with _open_level(path, MAX_SEEDS) as opened:
+            return _read_header(path, opened)
+    head = file.read(HEADER_SIZE)
     if len(head) < HEADER_SIZE or not head.startswith(MAGIC):
         raise DatabaseError(f"{path} is not an endgame database file (no header)")
     try:
@@ -134,28 +153,38 @@ def _read_header(path: Path) -> dict[str, Any]:
     return header
 
 
+def _open_level(path: Path, seeds: int) -> BinaryIO:
+    """The level file at `path` opened once it is known to be a regular file (a link is
+    followed to one) of at most `max_level_bytes(seeds)`; else DatabaseError."""
+    try:
+        return open_regular(path, max_level_bytes(seeds))
+    except ReadError as error:
+        raise DatabaseError(f"endgame database file {error}") from None
+
+
 def read_level(path: Path, seeds: int, rules: dict[str, Any]) -> np.ndarray:
     """The values of level `seeds`, memory-mapped from `path` after checking that the file was
-    built for `rules` and is whole; DatabaseError says what is wrong."""
-    header = _read_header(path)
-    if header["rules"] != rules["rules"] or header["version"] != rules["version"]:
-        raise DatabaseError(
-            f"{path} was built for {identity(header)}, not for {identity(rules)}: "
-            "build a database for these rules with 'mancala solve'"
-        )
-    expected = level_size(seeds, rules["pits"])
-    if header["seeds"] != seeds or header["positions"] != expected:
-        raise DatabaseError(
-            f"{path} is corrupt: its header says {header['seeds']} seeds and "
-            f"{header['positions']} positions, its name {seeds} seeds ({expected} positions)"
-        )
-    with open_regular(path, MAX_LEVEL_BYTES) as file:  # not a link's target's size
+    built for `rules` and is whole; DatabaseError says what is wrong. The file is opened once:
+    its header, its size and its values are those of one file, whatever replaces it meanwhile."""
+    with _open_level(path, seeds) as file:
+        header = _read_header(path, file)
+        if header["rules"] != rules["rules"] or header["version"] != rules["version"]:
+            raise DatabaseError(
+                f"{path} was built for {identity(header)}, not for {identity(rules)}: "
+                "build a database for these rules with 'mancala solve'"
+            )
+        expected = level_size(seeds, rules["pits"])
+        if header["seeds"] != seeds or header["positions"] != expected:
+            raise DatabaseError(
+                f"{path} is corrupt: its header says {header['seeds']} seeds and "
+                f"{header['positions']} positions, its name {seeds} seeds ({expected} positions)"
+            )
         size = os.fstat(file.fileno()).st_size - HEADER_SIZE
-    if size != expected:
-        raise DatabaseError(
-            f"{path} is corrupt: it holds {size} values, {expected} expected (truncated?)"
-        )
-    values = np.memmap(path, dtype=np.uint8, mode="r", offset=HEADER_SIZE, shape=(expected,))
+        if size != expected:
+            raise DatabaseError(
+                f"{path} is corrupt: it holds {size} values, {expected} expected (truncated?)"
+            )
+        values = np.memmap(file, dtype=np.uint8, mode="r", offset=HEADER_SIZE, shape=(expected,))
     if checksum(values) != header["checksum"]:
         raise DatabaseError(f"{path} is corrupt: its values do not match their checksum")
     # a board of `seeds` seeds is worth 0 to `seeds` seeds (2 * seeds half seeds) to either player

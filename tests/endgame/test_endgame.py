@@ -21,7 +21,7 @@ from mancala_env.cli import main
 from mancala_env.endgame import build as build_module
 from mancala_env.endgame.build import build
 from mancala_env.endgame.database import EndgameDatabase
-from mancala_env.endgame.files import HEADER_SIZE, DatabaseError, headers_digest, level_path
+from mancala_env.endgame.files import HEADER_SIZE, DatabaseError, database_identity, level_path
 from mancala_env.endgame.index import BINOMIAL, level_size, rank, total_size, unrank
 from mancala_env.endgame.kernels import NO_EXIT
 from mancala_env.endgame.positions import position_game, random_board, random_choices
@@ -616,5 +616,5 @@ def test_alphabeta_database_specs(oware_db, tmp_path) -> None:
     assert "[,tb=DIR]" in str(pytest.raises(SpecError, load_agent, "alphabeta:tb").value)
     plain = agent_identity("alphabeta:depth=2")
     with_db = agent_identity(f"alphabeta:depth=2,tb={db}")
-    assert plain == "alphabeta v1" and with_db == f"{plain} db {headers_digest(db)}"
+    assert plain == "alphabeta v1" and with_db == f"{plain} db {database_identity(db)}"
     assert with_db.split(" db ")[1] == agent_identity(f"perfect:db={db}").split(" db ")[1]

@@ -1,21 +1,35 @@
 """Hostile endgame databases and requests: a level file whose header or values no
-build writes is refused on load with one line naming what is wrong; a build that cannot fit in
-memory is refused before it begins; a build that cannot write leaves no part file and says why."""
+build writes, or something other than a regular file in a level's place, is refused on load
+with one line naming what is wrong; a database is known by every byte of its level files; a
+build that cannot fit in memory is refused before it begins; a build that cannot write leaves no
+part file and says why."""
 
 from __future__ import annotations
 
 import errno
 import json
 import os
+import stat
+import zlib
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import examples
 
 from mancala_env import inputs, outputs
 from mancala_env.batch import BatchedGames
 from mancala_env.cli import main
 from mancala_env.endgame.build import build
 from mancala_env.endgame.database import EndgameDatabase
-from mancala_env.endgame.files import HEADER_SIZE, MAGIC, DatabaseError, checksum, level_path
+from mancala_env.endgame.files import (
+    HEADER_SIZE,
+    MAGIC,
+    DatabaseError,
+    checksum,
+    database_identity,
+    level_path,
+)
 from mancala_env.variants import get_variant
 
 OWARE = get_variant("oware")
@@ -181,3 +195,143 @@ def test_solve_out_where_no_database_can_be_written_is_one_line(tmp_path, capsys
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1, err
     assert file.read_text() == "x"
+
+
+# ---- what stands in a level's place -----------------------------------------------------------
+def put_in_place(path, kind: str) -> str:
+    """Something other than a regular file at `path` (a level's name); the refusal it gets."""
+    path.unlink()
+    if kind == "folder":
+        path.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "device":
+        try:
+            os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, 3))  # the null device's numbers
+        except PermissionError:
+            os.mkfifo(path)
+    elif kind == "link to a folder":
+        (path.parent / "elsewhere").mkdir()
+        path.symlink_to(path.parent / "elsewhere")
+    else:  # a link to nothing
+        path.symlink_to(path.parent / "nothing")
+        return "cannot be read: No such file or directory"
+    return "is a folder, not a regular file" if "folder" in kind else "is not a regular file"
+
+
+PLACES = ["folder", "fifo", "device", "link to a folder", "dangling link"]
+
+
+def one_line_refusal(argv, capsys, message) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.parametrize("kind", PLACES)
+def test_a_level_that_is_no_regular_file_is_refused_in_one_line(
+    copy, tmp_path_factory, capsys, kind
+):
+    """A folder named seeds_02.egdb used to end `mancala accuracy` and a tournament of
+    `perfect:db=` in IsADirectoryError; a link to nothing used to end the database there."""
+    message = put_in_place(level_path(copy, 2), kind)
+    with pytest.raises(DatabaseError, match=f"seeds_02.egdb: {message}"):
+        EndgameDatabase(copy, OWARE, OWARE.options())
+    with pytest.raises(DatabaseError, match=message):
+        database_identity(copy)
+    accuracy = ["accuracy", "random", "--max-seeds", str(SEEDS), "--positions", "5", "--db"]
+    one_line_refusal([*accuracy, str(copy)], capsys, message)
+    store = tmp_path_factory.mktemp("store") / "t.sqlite"
+    tournament = ["tournament", "oware", "--agents", "random", f"perfect:db={copy}"]
+    runner = ["--games-per-pair", "2", "--workers", "1", "--no-progress", "--db", str(store)]
+    one_line_refusal([*tournament, *runner], capsys, message)
+    one_line_refusal(
+        [*tournament[:-1], "greedy", *runner, "--endgame-db", str(copy)], capsys, message
+    )
+    assert not store.exists()
+
+
+# ---- a database's identity --------------------------------------------------------------------
+def forge_values(path) -> None:
+    """Change values of the level file at `path` and leave its header as it is, its checksum
+    still matching: CRC-32 is linear, so among the bits 0-2 of 16 values below 8 (48 bits, 32
+    conditions) some set flips no bit of it. The values stay below 8: no load refuses them."""
+    data = path.read_bytes()
+    values = bytearray(data[HEADER_SIZE:])
+    spots = [i for i, value in enumerate(values) if value < 8][:16]
+    zero = zlib.crc32(bytes(len(values)))
+
+    def flipped(i: int, bit: int) -> int:  # what flipping a bit does to the CRC, of any values
+        one = bytearray(len(values))
+        one[i] = 1 << bit
+        return zlib.crc32(one) ^ zero
+
+    pivots: dict[int, tuple[int, frozenset]] = {}  # Gaussian elimination over GF(2)
+    for flip in ((i, bit) for i in spots for bit in range(3)):
+        effect, flips = flipped(*flip), frozenset([flip])
+        while effect and effect.bit_length() in pivots:
+            pivot, pivot_flips = pivots[effect.bit_length()]
+            effect, flips = effect ^ pivot, flips ^ pivot_flips
+        if not effect:
+            break
+        pivots[effect.bit_length()] = effect, flips
+    for i, bit in flips:
+        values[i] ^= 1 << bit
+    assert checksum(bytes(values)) == checksum(data[HEADER_SIZE:]) and values != data[HEADER_SIZE:]
+    path.write_bytes(data[:HEADER_SIZE] + bytes(values))
+
+
+def test_a_database_changed_under_its_headers_makes_a_new_tournament(
+    oware_db, tmp_path, capsys, caplog
+):
+    """A tournament keyed a database by its level files' headers: values changed under them
+    (their CRC kept) joined the old tournament's games, so the same command played nothing."""
+    database = tmp_path / "db"
+    database.mkdir()
+    for seeds in range(oware_db.max_seeds + 1):
+        level_path(database, seeds).write_bytes(level_path(oware_db.directory, seeds).read_bytes())
+    argv = ["tournament", "oware", "--agents", "random", f"perfect:db={database}"]
+    argv += ["--games-per-pair", "2", "--openings", "1", "--workers", "1", "--no-progress"]
+    argv += ["--db", str(tmp_path / "t.sqlite")]
+    assert main(argv) == 0
+    first = capsys.readouterr().out
+    assert "2 played now, 0 found there" in first
+    header = level_path(database, oware_db.max_seeds).read_bytes()[:HEADER_SIZE]
+    forge_values(level_path(database, oware_db.max_seeds))
+    assert level_path(database, oware_db.max_seeds).read_bytes()[:HEADER_SIZE] == header
+    EndgameDatabase(database, OWARE, OWARE.options())  # it opens: only values changed
+    assert main(argv) == 0
+    second = capsys.readouterr()
+    assert "2 played now, 0 found there" in second.out, second.out
+    assert first.split("(tournament ")[1][:16] != second.out.split("(tournament ")[1][:16]
+    assert "changed since tournament" in caplog.text
+
+
+@settings(
+    max_examples=examples(40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    seeds=st.integers(0, SEEDS),
+    in_header=st.booleans(),
+    where=st.floats(0, 1, exclude_max=True),
+    flip=st.integers(1, 255),
+)
+def test_every_byte_of_every_level_is_part_of_the_identity(copy, seeds, in_header, where, flip):
+    """A byte of a header or of the values (the level's board `where` of the way along)."""
+    path = level_path(copy, seeds)
+    before, data = database_identity(copy), bytearray(path.read_bytes())
+    at = (
+        int(where * HEADER_SIZE)
+        if in_header
+        else HEADER_SIZE + int(where * (len(data) - HEADER_SIZE))
+    )
+    data[at] ^= flip
+    path.write_bytes(data)
+    try:
+        assert database_identity(copy) != before
+    finally:
+        data[at] ^= flip
+        path.write_bytes(data)
+    assert database_identity(copy) == before

@@ -12,7 +12,7 @@ import pytest
 from mancala_env.agents.tournament.ratings import parse_anchor
 from mancala_env.arguments import input_file
 from mancala_env.cli import main
-from mancala_env.endgame.files import DatabaseError, headers_digest, level_path
+from mancala_env.endgame.files import DatabaseError, database_identity, level_path
 
 
 @pytest.fixture(autouse=True)
@@ -49,9 +49,9 @@ def test_commands_reading_a_fifo_say_so_in_one_line(tmp_path, capsys):
 
 
 def test_an_endgame_database_holding_a_fifo_is_refused(tmp_path):
-    os.mkfifo(level_path(tmp_path, 3))
+    os.mkfifo(level_path(tmp_path, 0))
     with pytest.raises(DatabaseError, match="is not a regular file"):
-        headers_digest(tmp_path)
+        database_identity(tmp_path)
 
 
 @pytest.mark.parametrize("text", ["random=1_000", "random=١٢", "random=inf", "random", "=5"])
