@@ -3,7 +3,9 @@
 An agent is given the game (a `mancala_env.Game`: the position, the rule set and its options)
 and returns the action it plays for the player to move; the legal actions are
 ``game.legal_actions()``. It may be seeded and is reset between games. Agents never change the
-game they are given: a search works on copies of the engine's state arrays.
+game they are given: a search works on copies of the engine's state arrays. An agent that
+plays from an endgame database has ``open_database(game)``, which opens it for the game's rules
+and refuses one that is corrupt or of other rules: a tournament calls it before its store.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ import os
 import numpy as np
 
 from mancala_env import Game
-from mancala_env.endgame.database import DatabaseFolder
+from mancala_env.endgame.database import DatabaseFolder, EndgameDatabase
 
 from .base import GreedyAgent
 
@@ -32,8 +32,13 @@ class PerfectAgent:
         self.rng = np.random.default_rng(seed)
         self.outside = GreedyAgent(self.rng.integers(2**63))  # plays where the database ends
 
+    def open_database(self, game: Game) -> EndgameDatabase:
+        """The database for `game`'s rules, opened once; DatabaseError when it was built for
+        other rules or is corrupt."""
+        return self.databases.for_game(game)
+
     def act(self, game: Game) -> int:
-        database = self.databases.for_game(game)
+        database = self.open_database(game)
         if not database.covers(game):
             return self.outside.act(game)
         values = database.action_values(game)

@@ -46,10 +46,16 @@ def _agent(spec: str, variant: str, identity: str, seed: int) -> Agent:
 
 def check_agents(config: TournamentConfig) -> None:
     """Load each agent of `config` for its rule set, here, so that one that cannot play it (a
-    network of another rule set, a model file over its size cap) is refused before a store is
-    opened; the agents stay loaded for the games this process plays."""
+    network of another rule set, a model file over its size cap, an endgame database that is
+    corrupt or of other rules: what an agent's `open_database` opens for a game's rules) is
+    refused before a store is opened; the agents stay loaded for the games this process
+    plays."""
+    game = Game(config.variant, **config.options)
     for spec, identity in zip(config.agents, config.identities or (), strict=True):
-        _agent(spec, config.variant, identity, seed=0)
+        agent = _agent(spec, config.variant, identity, seed=0)
+        open_database = getattr(agent, "open_database", None)
+        if open_database is not None:
+            open_database(game)
 
 
 def start(task: GameTask | dict[str, Any]) -> Game:
