@@ -12,6 +12,7 @@ from mancala_env.variants.sources import CITATIONS, source_file
 ROOT = Path(__file__).parents[2]
 README = (ROOT / "README.md").read_text()
 PYTHON_BLOCKS = re.findall(r"```python\n(.*?)```", README, flags=re.S)
+SHELL_BLOCKS = re.findall(r"```bash\n(.*?)```", README, flags=re.S)
 ROWS = {row[0]: row for row in re.findall(r"^\| `(\w+)` \| (.*) \|$", README, flags=re.M)}
 
 
@@ -19,6 +20,18 @@ def test_readme_is_short_and_names_the_ci_command():
     assert len(README.splitlines()) <= 150
     assert "bash .ci/run" in README
     assert "pip install torch --index-url https://download.pytorch.org/whl/cpu" in README
+
+
+def test_readme_installs_into_its_own_virtualenv_only():
+    """Copied as written, no command reaches the system Python: the README never activates the
+    virtualenv, so every pip it runs is the virtualenv's."""
+    commands = [
+        command
+        for block in SHELL_BLOCKS
+        for command in re.findall(r"(?:^|&&|;)\s*(\S*pip)\s", block, flags=re.M)
+    ]
+    assert commands, "the README installs with pip"
+    assert set(commands) == {".venv/bin/pip"}, commands
 
 
 def test_readme_has_examples():
