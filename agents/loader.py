@@ -272,6 +272,13 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return kind, {}
 
 
+def check_unattended(spec: str, command: str) -> None:
+    """Refuse (`SpecError`) an agent that asks a person for its moves where `command` plays
+    with no one at the terminal: ``human`` would wait on standard input, or end at its end."""
+    if parse_spec(spec)[0] == "human":
+        raise SpecError(spec, f"{command} plays without people; choose another agent")
+
+
 def load_agent(spec: str, variant: str | None = None, seed: int | None = None) -> Agent:
     """The agent `spec` names (see SPEC_FORMS), seeded with `seed`.
 

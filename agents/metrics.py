@@ -35,7 +35,7 @@ from mancala_env import Game
 from mancala_env.inputs import derived_seed, integer
 
 from .base import Agent, RandomAgent
-from .loader import load_agent
+from .loader import check_unattended, load_agent
 from .tournament.ratings import wilson
 
 
@@ -185,6 +185,7 @@ def measure(
     and the opening seeded apart."""
     for name, value, low in (("games", games, 1), ("opening_plies", opening_plies, 0)):
         integer(value, name, low, numpy=False)
+    check_unattended(agent, "metrics")
     options = dict(options or {})
     players = [load_agent(agent, variant, seed=seed) for _ in range(2)]
     traces, seen = [], set()
@@ -228,6 +229,8 @@ def compare(
     opening_plies: int = OPENING_PLIES,
 ) -> dict[str, Metrics]:
     """The metrics of `variant` under each of `agents` (each in both seats), by spec."""
+    for spec in agents:  # refused before the first game is played
+        check_unattended(spec, "metrics")
     return {
         spec: measure(variant, spec, games, options, seed, opening_plies)
         for spec in dict.fromkeys(agents)

@@ -29,7 +29,7 @@ from mancala_env import Game
 from mancala_env.inputs import derived_seed, integer
 from mancala_env.variants import get_variant
 
-from ..loader import SpecError, agent_identity, parse_spec
+from ..loader import agent_identity, check_unattended
 from .openings import OpeningSuite, distinct_openings, from_document, random_line
 
 FORMATS = ("round-robin", "gauntlet")
@@ -86,8 +86,7 @@ class TournamentConfig:
         if twice:
             raise ValueError(f"agents must differ; given more than once: {', '.join(twice)}")
         for spec in self.agents:  # checked here, loaded where the games are played
-            if parse_spec(spec)[0] == "human":  # SpecError lists the valid forms
-                raise SpecError(spec, "a tournament plays without people; choose another agent")
+            check_unattended(spec, "a tournament")
         if self.identities is None:
             object.__setattr__(self, "identities", self.identities_now())
         else:

@@ -123,11 +123,13 @@ def accuracy_options(parser: argparse.ArgumentParser) -> None:
 def accuracy(args: argparse.Namespace) -> int:
     from mancala_env.agents import load_agent
     from mancala_env.agents.accuracy import format_rows, measure_accuracy
+    from mancala_env.agents.loader import check_unattended
 
     from ..endgame.database import EndgameDatabase
 
     directory = args.db or _default_folder(args.variant)
     try:
+        check_unattended(args.agent, "accuracy")
         variant, options = rules_of(args)
         database = EndgameDatabase(directory, variant, options)
         agent = load_agent(args.agent, variant=args.variant, seed=args.seed)
