@@ -9,17 +9,18 @@ ties going to the network's favourite.
 
 from __future__ import annotations
 
-import math
 import os
 import time
 
 import numpy as np
 
 from mancala_env import Game
+from mancala_env.inputs import integer, number
 from mancala_env.observation import observe
 
 from .az_search import Searcher, search_kernels
 from .network import read_network
+from .search import MAX_C, MAX_SIMULATIONS, check_time_limit
 
 DEFAULT_C = 1.5
 CHUNK = 64  # simulations between two looks at the clock
@@ -48,12 +49,10 @@ class AZAgent:
         variant: str | None = None,
         seed: int | None = None,
     ) -> None:
-        if simulations is not None and (type(simulations) is not int or simulations < 1):
-            raise ValueError(f"simulations must be an integer of 1 or more, got {simulations!r}")
-        if time_limit is not None and not 0 < time_limit < math.inf:
-            raise ValueError(f"time must be a positive number of seconds, got {time_limit!r}")
-        if not 0 <= c < math.inf:
-            raise ValueError(f"c must be a number of 0 or more, got {c!r}")
+        if simulations is not None:
+            simulations = integer(simulations, "simulations", 1, MAX_SIMULATIONS)
+        check_time_limit(time_limit)
+        c = number(c, "c", 0, MAX_C)
         self.path = os.fspath(network)
         self.network, self.identity = read_network(network)
         self.simulations = simulations

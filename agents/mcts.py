@@ -44,10 +44,11 @@ from mancala_env.engine import layout as L
 from mancala_env.engine.jit import njit
 from mancala_env.engine.scratch import copy_into
 from mancala_env.engine.turn import step
+from mancala_env.inputs import number
 from mancala_env.kernels import HOT_MODULES, kernels_for
 from mancala_env.opponents import random_legal_action
 
-from .search import SearchAgent
+from .search import MAX_C, MAX_SIMULATIONS, SearchAgent
 
 PriorValue = Callable[[Game], tuple[Any, float]]
 
@@ -300,6 +301,7 @@ class MCTSAgent(SearchAgent):
     code_version = 2  # part of its identity: raise it when its play changes
     budget_key = "simulations"
     default_budget = 800
+    max_budget = MAX_SIMULATIONS
     warmed = _WARM
 
     def __init__(
@@ -314,12 +316,10 @@ class MCTSAgent(SearchAgent):
         self.prior_value = prior_value
         if mix is not None and prior_value is not None:
             raise ValueError("mix is for UCT: with prior_value the value is the prior_value's")
-        self.mix = (DEFAULT_MIX if prior_value is None else 0.0) if mix is None else float(mix)
-        if not 0 <= self.mix <= 1:
-            raise ValueError(f"mix must be a number from 0 to 1, got {mix}")
-        self.c = (1.5 if prior_value is not None else DEFAULT_C) if c is None else float(c)
-        if not self.c >= 0:
-            raise ValueError(f"c must be a non-negative number, got {c}")
+        self.mix = (DEFAULT_MIX if prior_value is None else 0.0) if mix is None else mix
+        self.mix = number(self.mix, "mix", 0, 1)
+        self.c = (1.5 if prior_value is not None else DEFAULT_C) if c is None else c
+        self.c = number(self.c, "c", 0, MAX_C)
         super().__init__(simulations, time_limit, seed)
 
     def _settings(self) -> list[str]:

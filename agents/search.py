@@ -9,7 +9,6 @@ search), and keeps its per-move statistics (``last_*``) in `_forget_last_move`.
 
 from __future__ import annotations
 
-import numbers
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Hashable
@@ -18,6 +17,20 @@ from typing import ClassVar
 import numpy as np
 
 from mancala_env import Game
+from mancala_env.inputs import integer, number
+
+# The ranges of the searches' numbers, the spec keys' (`mancala_env.agents.loader.KEYS`) and the
+# constructors': generous, and small enough that no search allocates more than a worker has.
+MAX_SIMULATIONS = 1_000_000  # MCTS's tree grows by a node's children a simulation: < 1 GB
+MAX_SECONDS = 86_400.0  # a move's time limit: a day
+MAX_C = 1000.0  # the exploration constants
+
+
+def check_time_limit(time_limit: float | None) -> None:
+    """Refuse a time limit a move that is neither None nor a number of seconds above 0 and at
+    most `MAX_SECONDS`."""
+    if time_limit is not None:
+        number(time_limit, "time", 0, MAX_SECONDS, low_open=True)
 
 
 class SearchAgent(ABC):
@@ -33,23 +46,11 @@ class SearchAgent(ABC):
         if budget is None and time_limit is None:
             budget = self.default_budget
         if budget is not None:
-            self._check_budget(budget)
-        if time_limit is not None and not time_limit > 0:
-            raise ValueError(f"time must be a positive number of seconds, got {time_limit!r}")
+            budget = integer(budget, self.budget_key, 1, self.max_budget)
+        check_time_limit(time_limit)
         setattr(self, self.budget_key, budget)
         self.time_limit = time_limit
         self.reset(seed)
-
-    def _check_budget(self, budget: object) -> None:
-        high = self.max_budget
-        if (
-            isinstance(budget, bool)
-            or not isinstance(budget, numbers.Integral)
-            or budget < 1
-            or (high is not None and budget > high)
-        ):
-            allowed = "of 1 or more" if high is None else f"from 1 to {high}"
-            raise ValueError(f"{self.budget_key} must be an integer {allowed}, got {budget!r}")
 
     @property
     def budget(self) -> int | None:

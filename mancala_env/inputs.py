@@ -52,8 +52,9 @@ def number(
         or (low_open and value == low)
         or (high is not None and value > high)
     ):
-        above = f"above {low:g}" if low_open else f"of {low:g} or more"
-        allowed = f"from {low:g} to {high:g}" if high is not None else above
+        allowed = f"above {low:g}" if low_open else f"of {low:g} or more"
+        if high is not None:
+            allowed = f"{allowed} and at most {high:g}" if low_open else f"from {low:g} to {high:g}"
         raise ValueError(f"{name} must be a number {allowed}, got {value!r}")
     return float(value)
 

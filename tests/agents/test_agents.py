@@ -603,8 +603,9 @@ def test_mcts_prior_value_with_wrong_length_is_named():
         (AlphaBetaAgent, "depth", 65, "from 1 to 64"),
         (AlphaBetaAgent, "depth", 2.5, "from 1 to 64"),
         (AlphaBetaAgent, "depth", True, "from 1 to 64"),
-        (MCTSAgent, "simulations", 0, "of 1 or more"),
-        (MCTSAgent, "simulations", 2.5, "of 1 or more"),
+        (MCTSAgent, "simulations", 0, "from 1 to 1,000,000"),
+        (MCTSAgent, "simulations", 2.5, "from 1 to 1,000,000"),
+        (MCTSAgent, "simulations", 2**62, "from 1 to 1,000,000"),
     ],
 )
 def test_search_work_budget_is_checked(cls, key, bad, allowed):
@@ -613,10 +614,10 @@ def test_search_work_budget_is_checked(cls, key, bad, allowed):
 
 
 @pytest.mark.parametrize("cls", [AlphaBetaAgent, MCTSAgent])
-@pytest.mark.parametrize("time_limit", [0, -1.5])
+@pytest.mark.parametrize("time_limit", [0, -1.5, 86400.5])
 def test_search_time_limit_is_checked(cls, time_limit):
     with pytest.raises(
-        ValueError, match=f"^time must be a positive number of seconds, got {time_limit}$"
+        ValueError, match=f"^time must be a number above 0 and at most 86400, got {time_limit}$"
     ):
         cls(time_limit=time_limit)
 

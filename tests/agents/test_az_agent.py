@@ -99,9 +99,9 @@ def test_it_refuses_a_game_of_other_rules(tmp_path):
 @pytest.mark.parametrize(
     "arguments, message",
     [
-        ({"simulations": 0}, "simulations must be an integer of 1 or more"),
-        ({"time_limit": -1.0}, "time must be a positive number"),
-        ({"c": -0.1}, "c must be a number of 0 or more"),
+        ({"simulations": 0}, "simulations must be an integer from 1 to 1,000,000"),
+        ({"time_limit": -1.0}, "time must be a number above 0 and at most 86400"),
+        ({"c": -0.1}, "c must be a number from 0 to 1000"),
     ],
 )
 def test_bad_budgets_are_refused(tmp_path, arguments, message):
@@ -122,7 +122,7 @@ def test_specs_name_the_network_and_the_search(tmp_path):
     )
     for spec, problem in [
         ("az:", "needs a shipped network"),
-        ("az:oware,simulations=0", "must be an integer of 1 or more"),
+        ("az:oware,simulations=0", "must be an integer from 1 to 1,000,000"),
         ("az:oware,simulations=10,simulations=20", "given twice"),
     ]:
         with pytest.raises(SpecError, match=problem):
