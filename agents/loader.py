@@ -19,17 +19,21 @@ Keys are written ``key=value`` and separated by commas: ``alphabeta:depth=8,time
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import importlib.machinery
 import importlib.util
 import inspect
 import os
+import platform
 import sys
+import typing
 from collections.abc import Callable
 from typing import Any
 
 from mancala_env.endgame.files import database_identity
 from mancala_env.inputs import integer_text, number_text
-from mancala_env.readers import content_identity
+from mancala_env.readers import ReadError, file_identity, file_sha256
 from mancala_env.variants import get_variant
 
 from .alphabeta import EVALUATIONS, MAX_DEPTH, AlphaBetaAgent
@@ -37,6 +41,7 @@ from .base import Agent, GreedyAgent, RandomAgent
 from .human import HumanAgent
 from .mcts import MCTSAgent
 from .perfect import PerfectAgent
+from .search import MAX_C, MAX_SECONDS, MAX_SIMULATIONS
 
 BUILT_INS: dict[str, type] = {
     "random": RandomAgent,
@@ -46,6 +51,10 @@ BUILT_INS: dict[str, type] = {
     "human": HumanAgent,
     "perfect": PerfectAgent,
 }
+# The files of a `python:` agent's module that its identity hashes, and their bounds
+MAX_MODULE_BYTES = 64 << 20  # all of them together
+MAX_MODULE_ENTRIES = 10_000  # the files and folders of its package looked at
+_IMPORTED = tuple(importlib.machinery.all_suffixes())  # .py, .pyc, extension modules
 SPEC_FORMS = (
     "random",
     "greedy",
@@ -73,25 +82,24 @@ def _integer(low: int, high: int | None = None) -> Callable[[str], int]:
         value = integer_text(text)
         if value < low or (high is not None and value > high):
             if high is None:
-                raise ValueError(f"must be an integer of {low} or more")
-            raise ValueError(f"must be an integer from {low} to {high}")
+                raise ValueError(f"must be an integer of {low:,} or more")
+            raise ValueError(f"must be an integer from {low:,} to {high:,}")
         return value
 
     return convert
 
 
-def _positive(text: str) -> float:
-    value = number_text(text)
-    if not value > 0 or value == float("inf"):
-        raise ValueError("must be a positive number")
-    return value
+def _number(low: float, high: float, above: bool = False) -> Callable[[str], float]:
+    """A number from `low` (or, `above`, over it) to `high`: NaN and infinities are not."""
+    allowed = f"above {low:g} and at most {high:g}" if above else f"from {low:g} to {high:g}"
 
+    def convert(text: str) -> float:
+        value = number_text(text)
+        if not (low < value if above else low <= value) or not value <= high:
+            raise ValueError(f"must be a number {allowed}")
+        return value
 
-def _non_negative(text: str) -> float:
-    value = number_text(text)
-    if not 0 <= value < float("inf"):
-        raise ValueError("must be a number of 0 or more")
-    return value
+    return convert
 
 
 def _choice(*names: str) -> Callable[[str], str]:
@@ -111,26 +119,30 @@ def _switch(text: str) -> bool:
     raise ValueError("must be on or off")
 
 
+SECONDS = _number(0, MAX_SECONDS, above=True)
+# Every key of every agent's spec, its constructor argument and its type and range: the one
+# place a spec's values are checked, with the agents' own bounds (`search.MAX_SIMULATIONS`...),
+# before an agent is made, so no number out of range reaches an allocation.
 KEYS: dict[str, dict[str, tuple[str, Callable[[str], Any]]]] = {
     # spec key -> (constructor argument, converter)
     "alphabeta": {
         "depth": ("depth", _integer(1, MAX_DEPTH)),
-        "time": ("time_limit", _positive),
+        "time": ("time_limit", SECONDS),
         "eval": ("evaluate", _choice(*EVALUATIONS)),
         "tt": ("table", _switch),
         "tb": ("tb", str),
     },
     "mcts": {
-        "simulations": ("simulations", _integer(1)),
-        "time": ("time_limit", _positive),
-        "c": ("c", _non_negative),
-        "mix": ("mix", _non_negative),
+        "simulations": ("simulations", _integer(1, MAX_SIMULATIONS)),
+        "time": ("time_limit", SECONDS),
+        "c": ("c", _number(0, MAX_C)),
+        "mix": ("mix", _number(0, 1)),
     },
     "perfect": {"db": ("db", str)},
     "az": {
-        "simulations": ("simulations", _integer(1)),
-        "time": ("time_limit", _positive),
-        "c": ("c", _non_negative),
+        "simulations": ("simulations", _integer(1, MAX_SIMULATIONS)),
+        "time": ("time_limit", SECONDS),
+        "c": ("c", _number(0, MAX_C)),
     },
 }
 
@@ -162,32 +174,39 @@ def _keys(spec: str, kind: str, text: str) -> dict[str, Any]:
     return out
 
 
-def _takes_seed(cls: Any) -> bool:
+def _takes_seed(maker: Any) -> bool:
     try:
-        parameters = inspect.signature(cls).parameters.values()
+        parameters = inspect.signature(maker).parameters.values()
     except (TypeError, ValueError):
         return False
     return any(p.name == "seed" or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
 
 
+def _said(error: BaseException) -> str:
+    """What `error` says, on one line: its type and its message's first line."""
+    lines = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__
+
+
 def _find(spec: str, module_name: str, finder: Callable[[str], Any]) -> Any:
     """`finder(module_name)` (``importlib.import_module``, or ``importlib.util.find_spec`` to
-    find a module without running it), looking in the working directory too."""
+    find a module without running it), looking in the working directory too. Whatever the
+    module's code raises as it is imported (`SystemExit` too) refuses the spec."""
     found = None
     try:
         found = finder(module_name)
     except ModuleNotFoundError as error:
         top = module_name.split(".")[0]
         if error.name != top or os.getcwd() in sys.path:
-            raise SpecError(spec, f"cannot import module {module_name!r}: {error}") from error
-    except (ImportError, ValueError) as error:
-        raise SpecError(spec, f"cannot import module {module_name!r}: {error}") from error
+            raise SpecError(spec, f"cannot import module {module_name!r}: {_said(error)}") from None
+    except (Exception, SystemExit) as error:
+        raise SpecError(spec, f"cannot import module {module_name!r}: {_said(error)}") from None
     if found is None and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
         try:
             found = finder(module_name)
-        except (ImportError, ValueError) as error:
-            raise SpecError(spec, f"cannot import module {module_name!r}: {error}") from error
+        except (Exception, SystemExit) as error:
+            raise SpecError(spec, f"cannot import module {module_name!r}: {_said(error)}") from None
         finally:
             sys.path.remove(os.getcwd())
     if found is None:
@@ -230,19 +249,129 @@ def _python_target(spec: str, rest: str) -> dict[str, str]:
     return {"module_name": module_name.strip(), "class_name": class_name.strip()}
 
 
+def _agent_class(candidate: Any) -> bool:
+    """Whether `candidate` is a class whose objects are agents (`reset` and `act`)."""
+    try:
+        return inspect.isclass(candidate) and issubclass(candidate, Agent)
+    except Exception:  # a class whose attributes cannot be looked at
+        return False
+
+
+def _makes_agents(maker: Any) -> bool:
+    """Whether `maker` is an agent class, or a function annotated to return one (``def
+    make(seed=None) -> MyAgent``). Nothing else is called: a `python:` spec of any other
+    callable (``sys:exit``) is refused before it runs."""
+    if inspect.isclass(maker):
+        return _agent_class(maker)
+    if not inspect.isfunction(maker):
+        return False
+    try:
+        returned = typing.get_type_hints(maker).get("return")
+    except (Exception, SystemExit):  # an annotation that names nothing
+        return False
+    return _agent_class(returned)
+
+
 def _python_agent(spec: str, module_name: str, class_name: str, seed: int | None) -> Agent:
     module = _find(spec, module_name, importlib.import_module)
-    cls = getattr(module, class_name, None)
-    if cls is None or not callable(cls):
+    name = f"{module_name}:{class_name}"
+    try:
+        maker = getattr(module, class_name, None)
+        makes_agents = _makes_agents(maker)
+    except (Exception, SystemExit) as error:  # a module's __getattr__
+        raise SpecError(spec, f"looking up {name} raised {_said(error)}") from None
+    if maker is None:
         raise SpecError(spec, f"module {module_name!r} has no class {class_name!r}")
-    agent = cls(seed=seed) if _takes_seed(cls) else cls()
-    if not isinstance(agent, Agent):
+    if not makes_agents:
         raise SpecError(
             spec,
-            f"{module_name}:{class_name} is not an agent: it needs reset(seed=None) and "
-            "act(game) -> int methods",
+            f"{name} is not an agent: it is no class with reset(seed=None) and act(game) -> int "
+            "methods, nor a function annotated to return one",
         )
+    try:
+        agent = maker(seed=seed) if _takes_seed(maker) else maker()
+    except (Exception, SystemExit) as error:  # Ctrl-C (KeyboardInterrupt) stops the command
+        raise SpecError(spec, f"making {name} raised {_said(error)}") from None
+    if not isinstance(agent, Agent):
+        raise SpecError(spec, f"{name} returned {type(agent).__name__}, not an agent")
     return agent
+
+
+def _file_holding(path: str | None) -> str | None:
+    """The regular file at `path`, or the nearest folder above it that is one (the zip archive
+    a module is imported from, ``agents.zip/my_agents.py``); None when there is none (a
+    built-in module's origin, ``built-in``, is no path)."""
+    while path:
+        if os.path.isfile(path):
+            return path
+        parent = os.path.dirname(path)
+        if parent == path:
+            return None
+        path = parent
+    return None
+
+
+def _package_files(folder: str) -> list[tuple[str, str]]:
+    """The files Python may import from the package folder `folder`, below it at any depth
+    (their ``__pycache__``, which Python writes itself, aside): (name relative to `folder`,
+    path) pairs, sorted. A folder of more than `MAX_MODULE_ENTRIES` entries is refused."""
+    found, looked = [], 0
+    for place, folders, files in os.walk(folder, followlinks=True):
+        looked += len(folders) + len(files)
+        if looked > MAX_MODULE_ENTRIES:
+            raise ReadError(
+                folder,
+                f"holds more than {MAX_MODULE_ENTRIES:,} files and folders; at most "
+                f"{MAX_MODULE_ENTRIES:,} are looked at",
+            )
+        folders[:] = sorted(name for name in folders if name != "__pycache__")
+        for name in files:
+            if name.endswith(_IMPORTED):
+                path = os.path.join(place, name)
+                found.append((os.path.relpath(path, folder).replace(os.sep, "/"), path))
+    return sorted(found)
+
+
+def _package_identity(folders: list[str]) -> str:
+    """The hash of every file Python may import from the package `folders` (its contents,
+    wherever they lie), at most `MAX_MODULE_BYTES` of them in all."""
+    digest = hashlib.sha256()
+    left = MAX_MODULE_BYTES
+    for number, folder in enumerate(folders):
+        held = None if os.path.isdir(folder) else _file_holding(folder)
+        for name, path in [("", held)] if held else _package_files(folder):
+            try:
+                size = os.stat(path).st_size
+            except OSError as error:
+                raise ReadError(path, f"cannot be read: {error.strerror or error}") from None
+            if size > left:
+                raise ReadError(
+                    folder,
+                    f"holds over {MAX_MODULE_BYTES:,} bytes of modules; at most "
+                    f"{MAX_MODULE_BYTES:,} are read",
+                )
+            digest.update(f"{number}/{name}\0{file_sha256(path, left)}\0".encode())
+            left -= size
+    return "sha256:" + digest.hexdigest()
+
+
+def module_identity(spec: str, module_name: str) -> str:
+    """What the module of a `python:` agent is, by the contents of the files it is imported
+    from, not by its name: a module of its own by its file's bytes; a module of a package by
+    every file Python may import from its top-level package's folders (``.py``, ``.pyc``,
+    extension modules; relative imports reach them all; ``__pycache__`` aside); a module or a
+    package in a zip archive by the archive's bytes; a built-in module by its name and
+    Python's version. Bounded: at most `MAX_MODULE_BYTES` are hashed, `MAX_MODULE_ENTRIES`
+    looked at; more is refused (`ReadError`, one line) unread. Nothing is run but the
+    packages above the module (``importlib.util.find_spec``)."""
+    _find(spec, module_name, importlib.util.find_spec)  # the module is there
+    found = _find(spec, module_name.partition(".")[0], importlib.util.find_spec)
+    if found.submodule_search_locations is not None:  # a package, or a namespace package
+        return _package_identity(list(found.submodule_search_locations))
+    held = _file_holding(found.origin)
+    if held is None:
+        return f"{module_name} ({found.origin}, Python {platform.python_version()})"
+    return file_identity(held, MAX_MODULE_BYTES)
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -308,8 +437,9 @@ def load_agent(spec: str, variant: str | None = None, seed: int | None = None) -
 def agent_identity(spec: str) -> str:
     """What the agent `spec` names is, as tournaments key their games and workers their loaded
     agents: a saved model by the hash of its file's bytes, a class of your own by the hash of
-    its module's source file, a built-in agent by its code version. New content at the same
-    path gets a new identity, and so new games. Nothing is loaded: files are hashed."""
+    its module's files (`module_identity`), a built-in agent by its code version. New content
+    at the same path gets a new identity, and so new games. Nothing is loaded: files are
+    hashed."""
     kind, arguments = parse_spec(spec)
     if kind == "ppo":
         from .ppo import model_identity
@@ -320,12 +450,7 @@ def agent_identity(spec: str) -> str:
 
         return network_identity(arguments["network"])
     if kind == "python":
-        module_name = arguments["module_name"]
-        source = _find(spec, module_name, importlib.util.find_spec).origin
-        if source is None or not os.path.isfile(source):
-            return f"{module_name} (no source file)"
-        with open(source, "rb") as file:
-            return content_identity(file.read())
+        return module_identity(spec, arguments["module_name"])
     identity = f"{kind} v{BUILT_INS[kind].code_version}"
     database = arguments.get("db", arguments.get("tb"))  # perfect's, alphabeta's
     if database is not None:  # its level files, by every byte of them

@@ -203,7 +203,7 @@ def test_a_config_checks_its_agents_without_loading_them(tmp_path, monkeypatch):
     tasks = {task.agents: task for task in schedule(config)}
     with pytest.raises(ModelLoadError, match="not_a_model.zip"):
         play_game(tasks[("random", model)])
-    with pytest.raises(RuntimeError, match="imported"):
+    with pytest.raises(SpecError, match="cannot import module 'breaks_on_import': RuntimeError"):
         play_game(tasks[("random", user)])
 
 
