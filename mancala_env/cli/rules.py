@@ -12,6 +12,7 @@ from .. import list_variants
 from ..arguments import fail, integer, real
 from ..variants import VARIANTS, describe_options, get_variant
 from ..variants.actions import describe_blocks
+from ..variants.sources import cite
 from .command import add_command, add_rule_options, rules_of
 
 BENCH_SEARCH = "mcts:simulations=1000"  # the search whose simulations `mancala bench` counts
@@ -58,7 +59,7 @@ def variants(args: argparse.Namespace) -> int:
                 "name": variant.name,
                 "id": variant.env_id(),
                 "title": variant.title,
-                "source": variant.source,
+                "source": cite(variant.source, markdown=False),
                 "summary": variant.summary,
                 "options": options,
                 "actions": actions,
@@ -66,7 +67,7 @@ def variants(args: argparse.Namespace) -> int:
             print(json.dumps(record))
             continue
         print(f"{variant.name}  {variant.title}  ({variant.env_id()})")
-        print(f"  source:  {variant.source}")
+        print(f"  source:  {cite(variant.source, markdown=False)}")
         print(f"  summary: {variant.summary}")
         for block in actions:
             numbers = f"{block['first']}-{block['last']}"

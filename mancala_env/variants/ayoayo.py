@@ -1,9 +1,10 @@
 """Ayoayo (Nigeria, Yoruba) after John P. Pratt, and Tampoduo (Ghana).
 
-Source: ``002_39c0c29210756e27.txt`` (Pratt, "Ayoayo Rules", numbered rules 1-5 and "A
-Variation"); the differences of ``004_8ffe586423a61d8e.txt``, section "Ayoayo - Nigeria", are
-options. Tampoduo (004, section "Tampoduo - Ghana") is the same text as 004's Ayoayo without the
-rule on passing over the emptied house, so it is this rule set with 004's readings.
+Source: ``002_39c0c29210756e27.txt``. Numbered rules 1-5 and "A Variation". The differences of
+``004_8ffe586423a61d8e.txt`` (section "Ayoayo - Nigeria") are options. Tampoduo (KIDS
+Afterschool's section "Tampoduo - Ghana") is the same text as KIDS Afterschool's Ayoayo without
+the rule on passing over the emptied house, so it is this rule set with KIDS Afterschool's
+readings.
 
 1. Four seeds in each pit (rule 1).
 2. Seeds are sown counter-clockwise, not into the stores; the pit being played always stays
@@ -38,6 +39,9 @@ from .base import (
     rule_params,
     skip_origin_field,
 )
+from .sources import cite
+
+__doc__ = cite(__doc__)  # the citation, where the docstring names the project's copy
 
 ENDINGS = ("no_seeds", "two_left_or_majority", "one_each_side_or_majority")
 
@@ -48,28 +52,28 @@ class AyoayoOptions(RelayOptions):
         "move", "Pratt: the pit played always remains empty", ("move", "lap", "none")
     )
     capture_sowing_seed: bool = flag(
-        False, "a capture takes the sowing seed too (004's reading; Pratt leaves it)"
+        False, "a capture takes the sowing seed too (KIDS Afterschool's reading; Pratt leaves it)"
     )
     feeding: str = choice(
         "penalty",
         ("penalty", "forced"),
         "failing to feed a seedless opponent forfeits your seeds (Pratt), or only feeding "
-        "moves are legal (004)",
+        "moves are legal (KIDS Afterschool)",
     )
     ending: str = choice(
         "no_seeds",
         ENDINGS,
         "the game ends only when a player runs out of seeds (Pratt), or also when a player has "
-        "captured 25 or two seeds are left (004): two anywhere, or one on each side (004's "
-        "words read literally)",
+        "captured 25 or two seeds are left (KIDS Afterschool): two anywhere, or one on each "
+        "side (KIDS Afterschool's words read literally)",
     )
     sow_into_stores: bool = flag(False, "Pratt's variation: the mover's store is sown into")
     stranded: str = choice(
         "end",
         ("end", "feed"),
         "a player whose last seeds are captured: the game ends, or the capturer must sow "
-        "seeds to them and play goes on while that is possible (004's 'Other Rules' read "
-        "literally)",
+        "seeds to them and play goes on while that is possible (KIDS Afterschool's 'Other "
+        "Rules' read literally)",
     )
 
 
@@ -105,16 +109,16 @@ class TampoduoOptions(AyoayoOptions):
         "two_left_or_majority",
         ENDINGS,
         "the game also ends when a player has captured 25 or two seeds are left: two anywhere "
-        "(004's 'too few seeds for any meaningful game'), or one on each side (its words read "
-        "literally)",
+        "(KIDS Afterschool's 'too few seeds for any meaningful game'), or one on each side (its "
+        "words read literally)",
     )
 
 
 AYOAYO = Variant(
     name="ayoayo",
     title="Ayoayo",
-    source="002_39c0c29210756e27.txt (Pratt, rules 1-5 and 'A Variation'); "
-    "options from 004_8ffe586423a61d8e.txt, section 'Ayoayo - Nigeria'",
+    source="002_39c0c29210756e27.txt. Rules 1-5 and 'A Variation'. "
+    "The options from 004_8ffe586423a61d8e.txt (section 'Ayoayo - Nigeria')",
     summary="Yoruba relay sowing, capture of the opposite pit, the feeding rule and its penalty",
     options_type=AyoayoOptions,
     readings=to_params,
@@ -126,7 +130,7 @@ AYOAYO = Variant(
 TAMPODUO = Variant(
     name="tampoduo",
     title="Tampoduo",
-    source="004_8ffe586423a61d8e.txt, section 'Tampoduo - Ghana'",
+    source="004_8ffe586423a61d8e.txt. Section 'Tampoduo - Ghana'",
     summary="Ghana's relay game: the last seed in an empty own pit takes the pit opposite",
     options_type=TampoduoOptions,
     readings=to_params,

@@ -1,7 +1,6 @@
 """Ayoyayo (Yoruba) after R. J. Newberry.
 
-Source: ``001_9cf8f14e7fe6ff20.txt`` (Newberry, "Games and Pastimes of Southern Nigeria",
-Part III, section "Ayoyayo").
+Source: ``001_9cf8f14e7fe6ff20.txt``. Section "Ayoyayo".
 
 1. Four seeds in each house; a move lifts one of the mover's houses and sows the seeds one by
    one counter-clockwise until the hand is empty (a single lap).
@@ -38,6 +37,9 @@ from .base import (
     rule_params,
     skip_origin_field,
 )
+from .sources import cite
+
+__doc__ = cite(__doc__)  # the citation, where the docstring names the project's copy
 
 ODU = {
     "forward": L.SPECIAL_TRANSFER_FORWARD,
@@ -84,7 +86,7 @@ def to_params(options: AyoyayoOptions) -> np.ndarray:
 AYOYAYO = Variant(
     name="ayoyayo",
     title="Ayoyayo",
-    source="001_9cf8f14e7fe6ff20.txt (Newberry), section 'Ayoyayo'",
+    source="001_9cf8f14e7fe6ff20.txt. Section 'Ayoyayo'",
     summary="Yoruba Ayo: 2s and 3s chained back over at most five houses, the once-a-game odu",
     options_type=AyoyayoOptions,
     readings=to_params,

@@ -1,7 +1,6 @@
 """J'erin (Yoruba) after R. J. Newberry.
 
-Source: ``001_9cf8f14e7fe6ff20.txt`` (Newberry, "Games and Pastimes of Southern Nigeria",
-Part III, section "J'erin").
+Source: ``001_9cf8f14e7fe6ff20.txt``. Section "J'erin".
 
 1. Four seeds in each house, as for Ayoyayo.
 2. The opening move takes the contents of two adjoining houses of the mover's side, four in each
@@ -50,6 +49,9 @@ from .base import (
     skip_origin_field,
 )
 from .ncho import fours_buy_houses
+from .sources import cite
+
+__doc__ = cite(__doc__)  # the citation, where the docstring names the project's copy
 
 # Who takes a four made during a move, by the reading of 'a player cannot take seeds from his
 # opponent's houses ... but only from his own side'.
@@ -104,7 +106,7 @@ def to_params(options: JerinOptions) -> np.ndarray:
 JERIN = Variant(
     name="jerin",
     title="J'erin",
-    source='001_9cf8f14e7fe6ff20.txt (Newberry), section "J\'erin"',
+    source='001_9cf8f14e7fe6ff20.txt. Section "J\'erin"',
     summary="Yoruba game of fours: a two-house opening, relay sowing, fours from your own "
     "side, the last eight to the first last-seed four",
     options_type=JerinOptions,

@@ -1,6 +1,6 @@
 """Layli Goobalay (Somalia): relay sowing, the opposite capture and pregnant (uur) pits.
 
-Source: ``004_8ffe586423a61d8e.txt``, section "Layli Goobalay - Somalia" (Starting, Setup,
+Source: ``004_8ffe586423a61d8e.txt``. Section "Layli Goobalay - Somalia" (Starting, Setup,
 Sowing seeds, "Pregnant" cups, Capturing seeds, End of game, Other Rules).
 
 1. The first player is chosen by guessing which fist holds a seed; four seeds in each house,
@@ -49,6 +49,9 @@ from .base import (
     rule_params,
     skip_origin_field,
 )
+from .sources import cite
+
+__doc__ = cite(__doc__)  # the citation, where the docstring names the project's copy
 
 MATCH_TARGET = 43  # "until one player captures 43 or more seeds"
 
@@ -105,7 +108,7 @@ def to_params(options: LayliGoobalayOptions) -> np.ndarray:
 LAYLI_GOOBALAY = Variant(
     name="layli_goobalay",
     title="Layli Goobalay",
-    source="004_8ffe586423a61d8e.txt, section 'Layli Goobalay - Somalia'",
+    source="004_8ffe586423a61d8e.txt. Section 'Layli Goobalay - Somalia'",
     summary="Somali relay game: the opposite capture with the last seed; an opposite three "
     "makes a pair of pregnant (uur) houses; rounds to 43 seeds",
     options_type=LayliGoobalayOptions,

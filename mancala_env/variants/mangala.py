@@ -1,7 +1,7 @@
 """Mangala (Egypt): 70 seeds set out in the four central holes, clockwise relay sowing, even
 pairs captured.
 
-Source: ``004_8ffe586423a61d8e.txt``, section "Mangala - Egypt" (Object of the game, Starting,
+Source: ``004_8ffe586423a61d8e.txt``. Section "Mangala - Egypt" (Object of the game, Starting,
 Setup, Sowing seeds, Capturing seeds).
 
 1. Seventy seeds; each player owns the six holes on their side. The player who wins the guess
@@ -54,8 +54,11 @@ from .base import (
     first_player_field,
     rule_params,
 )
+from .sources import cite
 
-SOURCE = "004_8ffe586423a61d8e.txt, section 'Mangala - Egypt'"
+__doc__ = cite(__doc__)  # the citation, where the docstring names the project's copy
+
+SOURCE = "004_8ffe586423a61d8e.txt. Section 'Mangala - Egypt'"
 TOTAL_SEEDS = 70
 FIXED_LAYOUT = (18, 17, 17)  # player_0's houses 3, 4, player_1's house 3 (house 4: the rest, 18)
 

@@ -1,8 +1,8 @@
 """10 Mighty Men (Ken Maher, Canada, 2009): Ayoayo's board with ten special pieces.
 
-Source: ``000_edc2cb6489bae485.txt`` ("Basic Rules", "Special Rules", Maher's setting out and
-Ralf Gering's calmer rules). The moves of the pieces are in ``mancala_env.engine.pieces``; the
-rule page ``docs/variants/mighty_men.md`` gives every reading and its reason.
+Source: ``000_edc2cb6489bae485.txt``. Its parts "Basic Rules", "Special Rules", Maher's setting
+out and Ralf Gering's calmer rules. The moves of the pieces are in ``mancala_env.engine.pieces``;
+the rule page ``docs/variants/mighty_men.md`` gives every reading and its reason.
 
 1. Two rows of six pits, four pieces in each; a player owns the row nearer them.
 2. A move lifts one of the mover's pits and sows it, one piece to a pit, counter-clockwise, not
@@ -47,8 +47,11 @@ from .base import (
     rule_params,
     text,
 )
+from .sources import cite
 
-SOURCE = "000_edc2cb6489bae485.txt (10 Mighty Men: Basic Rules, Special Rules)"
+__doc__ = cite(__doc__)  # the citation, where the docstring names the project's copy
+
+SOURCE = "000_edc2cb6489bae485.txt. Parts 'Basic Rules' and 'Special Rules'"
 KINDS = {name: kind for kind, name in L.KIND_NAMES.items()}
 ALL_PIECES = ",".join(L.KIND_NAMES[k] for k in sorted(L.KIND_NAMES))
 SETTINGS_OUT = {
@@ -179,7 +182,7 @@ MIGHTY_MEN = Variant(
 MIGHTY_MEN_CALM = Variant(
     name="mighty_men_calm",
     title="10 Mighty Men (calm)",
-    source=SOURCE + ", Ralf Gering's calmer rules",
+    source=SOURCE + ", and Ralf Gering's calmer rules",
     summary="10 Mighty Men with Gering's three calmer rules: a Mighty Man acts only when sown "
     "last, the Warrior guards without being sown, the Trickster is sown first",
     options_type=MightyMenCalmOptions,

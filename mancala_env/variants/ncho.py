@@ -1,7 +1,7 @@
 """Ncho, the Igbo and Lagos game of fours.
 
-Source: ``003_27373f1e89548b8e.txt`` ("The Game of Ayo", sections "The Objective of the Game",
-"Rules of Play" and "Example of Play").
+Source: ``003_27373f1e89548b8e.txt``. Sections "The Objective of the Game", "Rules of Play"
+and "Example of Play".
 
 1. Each player owns the six houses on their side, four seeds in each.
 2. A player with no seeds in any of their houses is passed over: play reverts to the opponent.
@@ -43,6 +43,9 @@ from .base import (
     match_flag,
     max_rounds_field,
 )
+from .sources import cite
+
+__doc__ = cite(__doc__)  # the citation, where the docstring names the project's copy
 
 
 @dataclass(frozen=True)
@@ -88,7 +91,7 @@ def to_params(options: NchoOptions) -> np.ndarray:
 NCHO = Variant(
     name="ncho",
     title="Ncho",
-    source="003_27373f1e89548b8e.txt, sections 'The Objective of the Game', 'Rules of Play' "
+    source="003_27373f1e89548b8e.txt. Sections 'The Objective of the Game', 'Rules of Play' "
     "and 'Example of Play'",
     summary="the Igbo game of fours: relay sowing, fours to the house's owner, the last to "
     "whoever wins the eleventh; rounds in which fours buy houses",

@@ -1,6 +1,6 @@
 """Obridjie (Nigeria).
 
-Source: ``004_8ffe586423a61d8e.txt``, section "Obridjie - Nigeria".
+Source: ``004_8ffe586423a61d8e.txt``. Section "Obridjie - Nigeria".
 
 1. Four seeds in each house; the mover lifts one of their houses and sows counter-clockwise,
    never into the stores.
@@ -40,6 +40,9 @@ from .base import (
     rule_params,
     skip_origin_field,
 )
+from .sources import cite
+
+__doc__ = cite(__doc__)  # the citation, where the docstring names the project's copy
 
 
 @dataclass(frozen=True)
@@ -77,7 +80,7 @@ def to_params(options: ObridjieOptions, **overrides: int) -> np.ndarray:
 OBRIDJIE = Variant(
     name="obridjie",
     title="Obridjie",
-    source="004_8ffe586423a61d8e.txt, section 'Obridjie - Nigeria'",
+    source="004_8ffe586423a61d8e.txt. Section 'Obridjie - Nigeria'",
     summary="Nigeria's game of fours: relay sowing, every four goes to its row's owner at once",
     options_type=ObridjieOptions,
     readings=to_params,

@@ -1,6 +1,6 @@
 """Ouri (Cape Verde).
 
-Source: ``004_8ffe586423a61d8e.txt``, section "OURI - Cape Verde". Oware's rules (see
+Source: ``004_8ffe586423a61d8e.txt``. Section "OURI - Cape Verde". Oware's rules (see
 ``oware``) with two differences:
 
 1. Single seeds may not be lifted unless every seeded house of the mover holds a single seed.
@@ -18,8 +18,11 @@ import numpy as np
 
 from . import oware
 from .base import STALL_STOP_LAST, Variant, choice, flag
+from .sources import cite
 
-SOURCE = "004_8ffe586423a61d8e.txt, section 'OURI - Cape Verde'"
+__doc__ = cite(__doc__)  # the citation, where the docstring names the project's copy
+
+SOURCE = "004_8ffe586423a61d8e.txt. Section 'OURI - Cape Verde'"
 
 
 @dataclass(frozen=True)

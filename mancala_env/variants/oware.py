@@ -1,6 +1,6 @@
 """Oware (Ghana) and Kpo (Liberia).
 
-Source: ``004_8ffe586423a61d8e.txt``, sections "OWARE - Ghana" and "KPO - Liberia" (the two
+Source: ``004_8ffe586423a61d8e.txt``. Sections "OWARE - Ghana" and "KPO - Liberia" (the two
 texts are the same rules, so one implementation serves both names).
 
 1. Four seeds in each of the twelve houses; a player owns the row of six nearest them.
@@ -42,8 +42,11 @@ from .base import (
     guessed_first_player,
     rule_params,
 )
+from .sources import cite
 
-SOURCE = "004_8ffe586423a61d8e.txt, section 'OWARE - Ghana' (and 'KPO - Liberia')"
+__doc__ = cite(__doc__)  # the citation, where the docstring names the project's copy
+
+SOURCE = "004_8ffe586423a61d8e.txt. Section 'OWARE - Ghana' (and 'KPO - Liberia')"
 
 
 @dataclass(frozen=True)
@@ -98,7 +101,7 @@ OWARE = Variant(
 KPO = Variant(
     name="kpo",
     title="Kpo",
-    source="004_8ffe586423a61d8e.txt, section 'KPO - Liberia' (the same text as Oware)",
+    source="004_8ffe586423a61d8e.txt. Section 'KPO - Liberia' (the same text as Oware)",
     summary="Liberia's name for Oware's rules, played exactly as Oware",
     options_type=OwareOptions,
     readings=to_params,

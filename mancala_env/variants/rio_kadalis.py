@@ -1,6 +1,6 @@
 """Rio Kadalis (Somalia).
 
-Source: ``004_8ffe586423a61d8e.txt``, section "Rio Kadalis - Somalia".
+Source: ``004_8ffe586423a61d8e.txt``. Section "Rio Kadalis - Somalia".
 
 1. Four seeds in each hole; a move lifts one of the mover's holes and sows counter-clockwise,
    relaying from a hole that held seeds, until the last seed falls into an empty hole or makes a
@@ -36,6 +36,9 @@ from .base import (
     match_flag,
     max_rounds_field,
 )
+from .sources import cite
+
+__doc__ = cite(__doc__)  # the citation, where the docstring names the project's copy
 
 STARTERS = {"alternate": L.STARTER_ALTERNATE, "loser": L.STARTER_ROUND_LOSER}
 
@@ -71,7 +74,7 @@ def to_params(options: RioKadalisOptions) -> np.ndarray:
 RIO_KADALIS = Variant(
     name="rio_kadalis",
     title="Rio Kadalis",
-    source="004_8ffe586423a61d8e.txt, section 'Rio Kadalis - Somalia'",
+    source="004_8ffe586423a61d8e.txt. Section 'Rio Kadalis - Somalia'",
     summary="Somalia's game of fours in rounds: unfilled holes close, the first to win four "
     "rounds wins",
     options_type=RioKadalisOptions,

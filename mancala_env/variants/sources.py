@@ -1,12 +1,15 @@
 """The written sources the rule sets follow, cited as a reader can find them.
 
 Each rule set's `source` names the project's copy of its source by file name (and the section);
-`citation` turns that into author, title, date and where the text was published, for the rule
-pages, the README and the documentation.
+the copies are not shipped, so a reader never sees those names: `citation` turns one into
+author, title, date and where the text was published, and `cite` puts the citations in place of
+the names in a text (a rule set's `source`, a module's docstring), for the command line, the
+docstrings, the rule pages and the README.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -23,6 +26,16 @@ class Citation:
     def text(self) -> str:
         """The citation in one line of Markdown: author, *title*, date, where published."""
         return f"{self.author}, *{self.title}*, {self.date}; {self.published}"
+
+    @property
+    def plain(self) -> str:
+        """The citation in one line of plain text, for a terminal: titles in double quotes,
+        addresses bare."""
+        return _URL.sub(r"\1", _ITALICS.sub(r'"\1"', self.text))
+
+
+_ITALICS = re.compile(r"\*([^*]+)\*")
+_URL = re.compile(r"<(https?://[^>]+)>")
 
 
 # By the file name of the project's copy of each source.
@@ -73,3 +86,15 @@ def source_file(source: str) -> str:
 def citation(source: str) -> Citation:
     """The citation of the source a rule set's `source` text names."""
     return CITATIONS[source_file(source)]
+
+
+def cite(text: str, markdown: bool = True) -> str:
+    """`text` with each copy's file name in it (bare or as a ``literal``) replaced by that source's
+    citation, in Markdown or (`markdown=False`) plain text."""
+    names = "|".join(re.escape(name) for name in CITATIONS)
+
+    def replace(match: re.Match) -> str:
+        found = CITATIONS[match.group(1) or match.group(2)]
+        return found.text if markdown else found.plain
+
+    return re.sub(rf"``({names})``|({names})", replace, text)

@@ -11,6 +11,7 @@ from mancala_env.arguments import parse_option
 from mancala_env.cli import main
 from mancala_env.cli.play import wants_color
 from mancala_env.variants import VARIANTS, describe_options, get_variant
+from mancala_env.variants.sources import CITATIONS, citation, cite
 
 NAMES = list(VARIANTS)
 RESULT = re.compile(
@@ -35,7 +36,20 @@ def test_variants_lists_every_rule_set_and_the_options_of_oware(capsys):
         assert re.search(rf"^\s+{option['name']}\s+default ", oware, re.M), option["name"]
     assert "grand_slam       default no_capture  [no_capture, capture]" in oware
     assert "stall_limit      default 100  [integer from 1 to 2147483647]" in oware
-    assert get_variant("oware").source in oware
+    assert cite(get_variant("oware").source, markdown=False) in oware
+
+
+def test_variants_cites_every_source_as_a_reader_finds_it(capsys):
+    """The project's copies of the sources are not shipped: `mancala variants` (text and JSON)
+    cites author, title, date and where, and never names a copy."""
+    _, out, _ = run(capsys, "variants")
+    _, json_out, _ = run(capsys, "variants", "--json")
+    records = {r["name"]: r for r in map(json.loads, json_out.splitlines())}
+    for variant in VARIANTS.values():
+        assert f"  source:  {citation(variant.source).plain}" in out
+        assert records[variant.name]["source"].startswith(citation(variant.source).plain)
+    for name in CITATIONS:
+        assert name not in out and name not in json_out
 
 
 def test_variants_json_one_object_per_rule_set(capsys):

@@ -1,12 +1,13 @@
 """Every rule set has a rule page that cites its source and points at tests that exist."""
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
 from mancala_env.variants import VARIANTS
-from mancala_env.variants.sources import CITATIONS, citation, source_file
+from mancala_env.variants.sources import CITATIONS, citation
 
 ROOT = Path(__file__).parents[2]
 SOURCES = tuple(CITATIONS)
@@ -18,7 +19,9 @@ def test_rule_page_cites_its_source_and_real_tests(name):
     variant = VARIANTS[name]
     source = " ".join(page.split("**Source:** ", 1)[1].split())
     assert source.startswith(citation(variant.source).text), "cited: author, title, date, where"
-    assert source_file(variant.source) in page, "the page names the project's copy of the source"
+    for copy in SOURCES:
+        assert copy not in page, "a reader cannot follow the name of the project's copy"
+    assert not re.search(r"(?<![\d,])\b00[0-4]\b", page), "nor its number"
     assert variant.env_id() in page
     assert f"## Version History\n\n{variant.version_history()}\n" in page
     references = re.findall(r"(tests/[\w/]+\.py)::(\w+)", page)
@@ -30,9 +33,14 @@ def test_rule_page_cites_its_source_and_real_tests(name):
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_module_docstring_cites_the_source(name):
+    """The environment's docstring (`help(mancala_env.<name>_v<version>)`) and the rule set's
+    module cite the source as a reader can find it, never by the project's copy."""
     variant = VARIANTS[name]
-    assert any(source in variant.doc for source in SOURCES)
-    assert any(source in variant.source for source in SOURCES)
+    module = sys.modules[type(variant.options()).__module__]
+    for doc in (variant.doc, module.__doc__):
+        assert citation(variant.source).text in " ".join(doc.split())
+        assert not any(copy in doc for copy in SOURCES)
+    assert any(source in variant.source for source in SOURCES), "the key of its citation"
 
 
 def test_changelog_links_every_rule_sets_version_history():
