@@ -31,7 +31,7 @@ import numpy as np
 from ..engine import layout as L
 from ..engine.board import has_pieces, has_rounds, has_uur
 from ..kernels import kernels_for
-from ..variants import RuleOptions, Variant
+from ..variants import VARIANTS, RuleOptions, Variant
 
 FIRST_PLAYER = "first_player"  # no part of a board's value
 STALL_LIMIT = "stall_limit"  # part of it in the stall reading only (see above)
@@ -89,11 +89,23 @@ def stall_passes(params: np.ndarray) -> int | None:
     return int(params[L.P_STALL_LIMIT])
 
 
+def solvable_rule_sets() -> list[str]:
+    """The rule sets that have endgame databases under their default options (some others do
+    under other options: docs/endgames.md)."""
+    return sorted(
+        name for name, rules in VARIANTS.items() if not unsolvable_reason(rules, rules.options())
+    )
+
+
 def check_solvable(variant: Variant, options: RuleOptions) -> None:
-    """Raise ValueError naming why `variant` under `options` cannot have a database."""
+    """Raise ValueError naming why `variant` under `options` cannot have a database, and the
+    rule sets that can."""
     reason = unsolvable_reason(variant, options)
     if reason is not None:
-        raise ValueError(f"no endgame database for {variant.name}: {reason}")
+        raise ValueError(
+            f"no endgame database for {variant.name}: {reason}; databases are built for "
+            f"{', '.join(solvable_rule_sets())} under their default rules (docs/endgames.md)"
+        )
 
 
 def solving_params(variant: Variant, options: RuleOptions) -> np.ndarray:

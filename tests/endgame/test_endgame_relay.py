@@ -125,6 +125,22 @@ def test_rules_whose_position_is_more_than_the_board_are_refused(
     assert main(args) == 2
 
 
+@pytest.mark.parametrize(
+    "arguments", [["ncho"], ["oware", "--option", "stall_remainder=owner", "--option",
+                             "stall_limit=5000"]]
+)  # fmt: skip
+def test_solve_refuses_rules_it_cannot_solve_with_what_it_can_and_writes_nothing(
+    arguments, tmp_path, monkeypatch, capsys
+):
+    monkeypatch.chdir(tmp_path)  # the default folder, endgames/VARIANT, is made nowhere
+    assert main(["solve", *arguments, "--max-seeds", "3", "--no-progress"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("mancala solve: error: no endgame database for ")
+    assert len(error.splitlines()) == 1
+    assert "databases are built for ayoayo, kpo, ouri, oware, rio_kadalis, tampoduo" in error
+    assert not list(tmp_path.iterdir())
+
+
 def test_the_perfect_agent_plays_ayoayo_from_its_database(ayoayo_db) -> None:
     agent = load_agent(f"perfect:db={ayoayo_db.directory}", variant="ayoayo", seed=3)
     rng = np.random.default_rng(5)
