@@ -33,7 +33,7 @@ wider margin moves.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -244,6 +244,20 @@ def parse_anchor(text: str) -> tuple[str, float]:
             f"from {-MAX_ANCHOR} to {MAX_ANCHOR}; got {text!r}"
         )
     return spec, value
+
+
+def anchors_given(pairs: Iterable[tuple[str, float]]) -> dict[str, float]:
+    """The anchors of `pairs` (`parse_anchor`'s, as ``--anchor`` gives them) by agent;
+    ValueError for an agent anchored twice, which one rating would otherwise quietly settle."""
+    anchors: dict[str, float] = {}
+    for agent, rating in pairs:
+        if agent in anchors:
+            raise ValueError(
+                f"{agent} is anchored twice ({agent}={anchors[agent]:g} and {agent}={rating:g}); "
+                "give each agent one rating"
+            )
+        anchors[agent] = rating
+    return anchors
 
 
 def anchor_vector(anchors: Mapping[str, float], agents: Sequence[str]) -> np.ndarray | None:

@@ -214,10 +214,11 @@ def tournament(args: argparse.Namespace) -> int:
         run_tournament,
         write_report,
     )
-    from mancala_env.agents.tournament.ratings import anchor_vector
+    from mancala_env.agents.tournament.ratings import anchor_vector, anchors_given
 
     try:
-        anchor_vector(dict(args.anchor), args.agents)
+        anchors = anchors_given(args.anchor)
+        anchor_vector(anchors, args.agents)
     except ValueError as error:
         return fail("tournament", f"argument --anchor: {error}")
     try:
@@ -241,7 +242,7 @@ def tournament(args: argparse.Namespace) -> int:
             ray_address=args.ray_address,
             progress=not args.no_progress,
             endgame_db=args.endgame_db,
-            anchors=dict(args.anchor),
+            anchors=anchors,
         )
     except (TypeError, ValueError, BackendError) as error:  # a bad store, database or suite too
         return fail("tournament", error)
