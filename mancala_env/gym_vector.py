@@ -9,14 +9,18 @@ of each against a built-in opponent, the opponent's moves made inside the batch.
 | Autoreset         | same step, or `autoreset_mode="NextStep"` (``metadata``)         |
 
 Every rule set's Gymnasium id has this class as its vector entry point, so `make_vec` without a
-`vectorization_mode` (or with ``"vector_entry_point"``) makes it; ``"sync"`` and ``"async"``
-still step one `mancala_env.gym_env.SingleAgentEnv` per game in Python. Its arguments are those
-of `mancala_env.vec_env.MancalaVecEnv`, the stable-baselines3 environment it shares its engine
-side with (`mancala_env.learner_batch.LearnerBatch`): `opponent` (``"random"``, ``"greedy"``,
-an agent spec such as ``"alphabeta:depth=1"``, an agent, a callable on observations and masks,
-or a list of these: a pool, one drawn for each game), `seat` (0, 1 or ``"random"``, drawn for
-each game), `reward` (``"win_loss"`` or ``"score"``), `observation` (``"raw"`` or ``"common"``);
-any other keyword is a rule option (``make_vec(..., num_envs=64, seeds=3)``).
+`vectorization_mode` (or with ``"vector_entry_point"``) makes it, and refuses a `num_envs` that
+is not an integer of 1 or more in one line. ``"sync"`` and ``"async"`` are Gymnasium's own
+`SyncVectorEnv` and `AsyncVectorEnv`, stepping one `mancala_env.gym_env.SingleAgentEnv` per game
+in Python: Gymnasium makes their `num_envs` environments itself, without asking this suite, so
+there a `num_envs` below 1 fails inside Gymnasium (an IndexError) before any code of the suite
+runs. Its arguments are those of `mancala_env.vec_env.MancalaVecEnv`, the stable-baselines3
+environment it shares its engine side with (`mancala_env.learner_batch.LearnerBatch`): `opponent`
+(``"random"``, ``"greedy"``, an agent spec such as ``"alphabeta:depth=1"``, an agent, a callable
+on observations and masks, or a list of these: a pool, one drawn for each game), `seat` (0, 1 or
+``"random"``, drawn for each game), `reward` (``"win_loss"`` or ``"score"``), `observation`
+(``"raw"`` or ``"common"``); any other keyword is a rule option (``make_vec(..., num_envs=64,
+seeds=3)``).
 
 Each step plays the learner's `actions`, one per game, then the opponent's moves until the
 learner is to move in every game; an action that is not legal raises `ValueError` naming the
@@ -55,6 +59,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from .inputs import integer
 from .learner_batch import Ends, LearnerBatch, Opponent
 
 
@@ -78,10 +83,7 @@ class MancalaVectorEnv(LearnerBatch, VectorEnv):
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
         **options: Any,
     ) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-        if num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs}")
+        num_envs = integer(num_envs, "num_envs", 1)
         if render_mode is not None:
             raise ValueError(
                 f"render_mode {render_mode!r} is not supported by the batched environment; "
@@ -96,7 +98,7 @@ class MancalaVectorEnv(LearnerBatch, VectorEnv):
             )
         self.metadata = {**type(self).metadata, "autoreset_mode": mode}
         LearnerBatch.__init__(
-            self, variant, int(num_envs), opponent, seat, None, reward, observation, **options
+            self, variant, num_envs, opponent, seat, None, reward, observation, **options
         )
         self.single_observation_space = self.encoding.space
         self.single_action_space = spaces.Discrete(self.games.n_actions)

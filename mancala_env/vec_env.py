@@ -53,6 +53,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
+from .inputs import integer
 from .learner_batch import AgentOpponent, LearnerBatch, Opponent
 
 
@@ -86,6 +87,7 @@ class MancalaVecEnv(LearnerBatch, VecEnv):
         observation: str = "raw",
         **options: Any,
     ) -> None:
+        n_envs = integer(n_envs, "n_envs", 1)
         LearnerBatch.__init__(
             self, variant, n_envs, opponent, seat, seed, reward, observation, **options
         )
