@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from .az.config import AZConfig
 
 INTERRUPTED = 130
-ALGORITHMS = ("ppo", "az")
+ALGORITHMS = ("ppo", "az", "batched-ppo")
 
 MIN_MINUTES, MAX_MINUTES = 0.01, 100_000  # --max-minutes: under 70 days
 
@@ -41,13 +41,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=ALGORITHMS,
         default="ppo",
         help="ppo: MaskablePPO against an opponent pool; az: a policy-value network fitted to "
-        "an alpha-beta teacher's move values in its own games (expert iteration)",
+        "an alpha-beta teacher's move values in its own games (expert iteration); "
+        "batched-ppo: PPO against the same pool, its games, policy and updates batched "
+        "(TorchRL's loss)",
     )
     parser.add_argument(
         "--config",
         type=input_file,
         default=None,
-        help="a TOML file (default: train/configs/VARIANT.toml, train/configs/az/ for az)",
+        help="a TOML file (default: train/configs/VARIANT.toml, train/configs/az/ for az, "
+        "train/configs/batched_ppo/ first for batched-ppo)",
     )
     parser.add_argument(
         "--timesteps",
@@ -160,7 +163,8 @@ def resume_command(args: argparse.Namespace, checkpoint: Path, seconds_used: flo
 
 
 def default_out(args: argparse.Namespace) -> str:
-    return args.out or (f"runs/{args.variant}-az" if args.algo == "az" else f"runs/{args.variant}")
+    suffix = "" if args.algo == "ppo" else f"-{args.algo}"
+    return args.out or f"runs/{args.variant}{suffix}"
 
 
 def _changes(args: argparse.Namespace, names: dict[str, str]) -> dict[str, Any]:
@@ -176,14 +180,34 @@ def _changes(args: argparse.Namespace, names: dict[str, str]) -> dict[str, Any]:
     return changes
 
 
+PPO_NAMES = {"timesteps": "timesteps", "n_envs": "n_envs", "opponents": "opponents"}
+
+
 def _train_ppo(args: argparse.Namespace, out: str, notify: Callable[[str], object]) -> list[str]:
     """A MaskablePPO run; the lines that report it."""
     from .run import train
 
-    config = load_config(args.variant, args.config)
-    names = {"timesteps": "timesteps", "n_envs": "n_envs", "opponents": "opponents"}
-    config = replace(config, **_changes(args, names))
-    result = train(
+    config = replace(load_config(args.variant, args.config), **_changes(args, PPO_NAMES))
+    return _ppo_lines(_run_ppo(train, args, config, out, notify))
+
+
+def _train_batched_ppo(
+    args: argparse.Namespace, out: str, notify: Callable[[str], object]
+) -> list[str]:
+    """A batched PPO run (train/batched_ppo/); the lines that report it."""
+    from .batched_ppo.config import load_batched_config
+    from .batched_ppo.run import train_batched_ppo
+
+    config = load_batched_config(args.variant, args.config)
+    config = replace(config, run=replace(config.run, **_changes(args, PPO_NAMES)))
+    return _ppo_lines(_run_ppo(train_batched_ppo, args, config, out, notify))
+
+
+def _run_ppo(
+    train: Callable, args: argparse.Namespace, config: Any, out: str, notify: Callable
+) -> Any:
+    """`train` (the MaskablePPO or the batched trainer) on `config` as the arguments ask."""
+    return train(
         args.variant,
         config,
         out=out,
@@ -194,6 +218,10 @@ def _train_ppo(args: argparse.Namespace, out: str, notify: Callable[[str], objec
         overwrite=args.overwrite,
         notify=notify,
     )
+
+
+def _ppo_lines(result: Any) -> list[str]:
+    """The lines that report a PPO run's `TrainResult`."""
     lines = [f"trained {result.timesteps:,} steps in {result.seconds / 60:.1f} min"]
     if result.evaluations:
         lines += _score_lines(result.evaluations[-1].scores)
@@ -280,7 +308,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         from .run import NothingToDo, TrainingInterrupted
 
-        train = _train_az if args.algo == "az" else _train_ppo
+        train = {"ppo": _train_ppo, "az": _train_az, "batched-ppo": _train_batched_ppo}[args.algo]
         out = default_out(args)
         lines = train(args, out, lambda note: print(f"mancala train: {note}", flush=True))
     except ImportError as error:

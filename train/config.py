@@ -170,6 +170,11 @@ def load_config(variant: str, path: str | Path | None = None) -> TrainConfig:
         path = CONFIGS / f"{variant}.toml"
         if not path.exists():
             return TrainConfig()
-    values = read_toml(Path(path))
-    ppo = _build(PPOSettings, values.pop("ppo", {}), f"{path} [ppo]")
-    return _build(TrainConfig, {**values, "ppo": ppo}, str(path))
+    return train_config(read_toml(Path(path)), str(path))
+
+
+def train_config(values: dict[str, Any], where: str) -> TrainConfig:
+    """The `TrainConfig` of a config file's settings (its ``[ppo]`` table among them), read
+    from `where`; `values` loses that table."""
+    ppo = _build(PPOSettings, values.pop("ppo", {}), f"{where} [ppo]")
+    return _build(TrainConfig, {**values, "ppo": ppo}, where)

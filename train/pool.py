@@ -50,10 +50,15 @@ class OpponentPool:
             return
         path = Path(path)
         self.snapshots.append(path)
-        model, _ = load_maskable_ppo(path, self.variant)  # weights only: runs no code
-        self._members[str(path)] = policy_opponent(model, deterministic=False)
+        self._members[str(path)] = self.snapshot_opponent(path)
         while len(self.snapshots) > self.pool_size:
             del self._members[str(self.snapshots.pop(0))]
+
+    def snapshot_opponent(self, path: Path) -> Any:
+        """The batch opponent that plays the snapshot saved at `path`: the model, loaded as
+        ``ppo:`` agents are (weights only: runs no code), sampling its moves."""
+        model, _ = load_maskable_ppo(path, self.variant)
+        return policy_opponent(model, deterministic=False)
 
     def members(self) -> tuple[list[Any], list[float]]:
         """The pool's opponents and the probability of drawing each."""

@@ -36,9 +36,16 @@ class Evaluation:
 
 
 def evaluate(
-    model_path: Path, variant: str, config: TrainConfig, db: Path, timesteps: int, seed: int
+    model_path: Path,
+    variant: str,
+    config: TrainConfig,
+    db: Path,
+    timesteps: int,
+    seed: int,
+    workers: int = 1,
 ) -> Evaluation:
-    """A gauntlet of the saved model against the evaluation baselines (both seats)."""
+    """A gauntlet of the saved model against the evaluation baselines (both seats), its games
+    played by `workers` processes."""
     learner = f"ppo:{model_path}"
     tournament = TournamentConfig(
         variant,
@@ -47,7 +54,7 @@ def evaluate(
         format="gauntlet",
         seed=seed,
     )
-    result = run_tournament(tournament, db=db, workers=1, bootstrap=200, progress=False)
+    result = run_tournament(tournament, db=db, workers=workers, bootstrap=200, progress=False)
     scores = {}
     for baseline in config.eval_opponents:
         pair = result.ratings.crosstable[learner, baseline]

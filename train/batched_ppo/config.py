@@ -1,0 +1,65 @@
+"""Settings of a batched PPO run (``mancala train --algo batched-ppo``): the file of the
+MaskablePPO route (`train/config.py`: the budget, the pool, the evaluations and the ``[ppo]``
+hyper-parameters, read and checked there) with a ``[batched]`` table of what only this trainer
+reads. A rule set's file in `train/configs/batched_ppo/` comes first, then the MaskablePPO
+route's own file, so that by default both routes train with the same settings."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mancala_env.inputs import MAX_WORKERS, number
+
+from ..az.config import DEVICES
+from ..config import CONFIGS as PPO_CONFIGS
+from ..config import TrainConfig, _build, _positive_int, read_toml, train_config
+
+CONFIGS = PPO_CONFIGS / "batched_ppo"
+TABLE = "batched"  # the table of `BatchedSettings` in a config file
+
+
+@dataclass(frozen=True)
+class BatchedSettings:
+    """What the batched trainer reads beyond MaskablePPO's settings. `vf_coef` and
+    `max_grad_norm` are MaskablePPO's defaults, which the MaskablePPO route does not change."""
+
+    vf_coef: float = 0.5  # the value loss's weight
+    max_grad_norm: float = 0.5  # the gradient's norm is clipped to this
+    threads: int = 1  # torch's and numba's threads (one: a second stalls on a shared machine)
+    device: str = "cpu"  # where the policy plays and learns: cpu, cuda or auto (a GPU if any)
+    eval_workers: int = 1  # processes playing an evaluation's games
+
+    def __post_init__(self) -> None:
+        number(self.vf_coef, "vf_coef", 0, None)
+        number(self.max_grad_norm, "max_grad_norm", 0, None, low_open=True)
+        _positive_int("threads", self.threads, high=MAX_WORKERS)
+        _positive_int("eval_workers", self.eval_workers, high=MAX_WORKERS)
+        if self.device not in DEVICES:
+            raise ValueError(f"device must be one of {', '.join(DEVICES)}, got {self.device!r}")
+
+
+@dataclass(frozen=True)
+class BatchedPPOConfig:
+    """A batched PPO run: the MaskablePPO route's settings (`run`) and this trainer's own."""
+
+    run: TrainConfig = field(default_factory=TrainConfig)
+    batched: BatchedSettings = field(default_factory=BatchedSettings)
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.run.to_json(), TABLE: dataclasses.asdict(self.batched)}
+
+
+def load_batched_config(variant: str, path: str | Path | None = None) -> BatchedPPOConfig:
+    """The settings in `path`, else in the rule set's file of `CONFIGS`, else in the MaskablePPO
+    route's file for it, else the defaults; ValueError names the file, the key and its range."""
+    if path is None:
+        own, shared = CONFIGS / f"{variant}.toml", PPO_CONFIGS / f"{variant}.toml"
+        path = own if own.exists() else shared if shared.exists() else None
+        if path is None:
+            return BatchedPPOConfig()
+    values = read_toml(Path(path))
+    batched = _build(BatchedSettings, values.pop(TABLE, {}), f"{path} [{TABLE}]")
+    return BatchedPPOConfig(train_config(values, str(path)), batched)
