@@ -12,7 +12,8 @@
     az:oware,simulations=800    ... searching with it (keys: simulations, time, c)
     az:runs/oware-az/final.npz  a network of your own (``mancala train --algo az``)
     human                       a person typing moves
-    python:my_module:MyAgent    a class of your own (seeded if its __init__ takes `seed`)
+    python:my_module:MyAgent    a class of your own (seeded if its __init__ takes `seed`), or a
+                                function annotated to return one
 
 Keys are written ``key=value`` and separated by commas: ``alphabeta:depth=8,time=1``.
 """
