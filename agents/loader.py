@@ -312,6 +312,18 @@ def _file_holding(path: str | None) -> str | None:
     return None
 
 
+def _below(path: str, folders: list[str]) -> bool:
+    """Whether `path` is one of `folders` or lies below one of them."""
+    real = os.path.realpath(path)
+    for folder in map(os.path.realpath, folders):
+        try:
+            if os.path.commonpath([real, folder]) == folder:
+                return True
+        except ValueError:  # another drive
+            continue
+    return False
+
+
 def _package_files(folder: str) -> list[tuple[str, str]]:
     """The files Python may import from the package folder `folder`, below it at any depth
     (their ``__pycache__``, which Python writes itself, aside): (name relative to `folder`,
@@ -362,13 +374,21 @@ def module_identity(spec: str, module_name: str) -> str:
     every file Python may import from its top-level package's folders (``.py``, ``.pyc``,
     extension modules; relative imports reach them all; ``__pycache__`` aside); a module or a
     package in a zip archive by the archive's bytes; a built-in module by its name and
-    Python's version. Bounded: at most `MAX_MODULE_BYTES` are hashed, `MAX_MODULE_ENTRIES`
-    looked at; more is refused (`ReadError`, one line) unread. Nothing is run but the
-    packages above the module (``importlib.util.find_spec``)."""
-    _find(spec, module_name, importlib.util.find_spec)  # the module is there
-    found = _find(spec, module_name.partition(".")[0], importlib.util.find_spec)
+    Python's version. A module its package maps to a folder of its own (as this suite's
+    ``mancala_env.agents`` is ``agents/`` in its repository) adds its own file or folder.
+    Bounded: at most `MAX_MODULE_BYTES` are hashed, `MAX_MODULE_ENTRIES` looked at; more is
+    refused (`ReadError`, one line) unread. Nothing is run but the packages above the module
+    (``importlib.util.find_spec``)."""
+    parts = module_name.split(".")
+    names = [".".join(parts[:end]) for end in range(1, len(parts) + 1)]
+    chain = [_find(spec, name, importlib.util.find_spec) for name in names]  # top first
+    found = chain[0]
     if found.submodule_search_locations is not None:  # a package, or a namespace package
-        return _package_identity(list(found.submodule_search_locations))
+        folders = list(found.submodule_search_locations)
+        for below in chain[1:]:  # a subpackage or module mapped outside them
+            places = list(below.submodule_search_locations or ()) or [below.origin]
+            folders += [place for place in places if place and not _below(place, folders)]
+        return _package_identity(folders)
     held = _file_holding(found.origin)
     if held is None:
         return f"{module_name} ({found.origin}, Python {platform.python_version()})"

@@ -71,6 +71,17 @@ def test_any_module_of_the_package_is_part_of_the_identity(package):
     assert agent_identity(f"python:{PACKAGE}.players:Agent") == changed  # the whole package
 
 
+def test_a_module_its_package_finds_in_another_folder_is_part_of_the_identity(tmp_path, package):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "extra.py").write_text(AGENT_SOURCE.format(which="first", index=0))
+    (package / "__init__.py").write_text(f"__path__ = [*__path__, {str(elsewhere)!r}]\n")
+    spec = f"python:{PACKAGE}.extra:Agent"
+    before = agent_identity(spec)
+    (elsewhere / "extra.py").write_text(AGENT_SOURCE.format(which="last", index=-1))
+    assert agent_identity(spec) != before
+
+
 def test_the_caches_python_writes_change_no_identity(package):
     before = agent_identity(SPEC)
     sys.dont_write_bytecode, writes = False, sys.dont_write_bytecode
