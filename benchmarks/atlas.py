@@ -16,23 +16,31 @@ results file (`--results`, benchmarks/results/atlas.json) and the figure (`--fig
 docs/atlas.png) are written again from the store; `--summarise` writes them without playing.
 The cells come cheapest and most asked first, so a run stopped early has those. A cell the
 store does not hold keeps its record in the results file when that measured the same rule set,
-version, options and agent (a run elsewhere): running one cell adds it to the file.
+version, options and agent (a run elsewhere): running one cell adds it to the file. That file is
+read as the suite reads files (`mancala_env.readers`) and checked field by field, and the
+outputs are checked as the suite's commands check theirs, before anything is played or written:
+a bad argument or results file is one line and exit status 2.
 """
 
 from __future__ import annotations
 
-import argparse
 import datetime
+import io
 import json
+import reprlib
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from mancala_env.agents.tournament.balance import Cell, play_cell, read_cell
 from mancala_env.agents.tournament.store import GameStore
+from mancala_env.arguments import Parser, integer, output_file, output_folder
+from mancala_env.arguments import seed as seed_type
+from mancala_env.inputs import is_integer, is_number
 from mancala_env.machine import describe_machine
-from mancala_env.outputs import write_atomically
-from mancala_env.readers import parse_json, read_bytes
+from mancala_env.outputs import PNG_PICTURE, check_output, write_atomically
+from mancala_env.readers import ReadError, parse_json, read_bytes
 from mancala_env.variants import get_variant
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -141,21 +149,101 @@ def summarise(
     return records
 
 
+def _share(value: Any) -> bool:
+    return is_number(value) and 0 <= value <= 1
+
+
+def _interval(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(map(_share, value))
+        and value[0] <= value[1]
+    )
+
+
+def _count(value: Any) -> bool:
+    return is_integer(value, numpy=False) and value >= 0
+
+
+def _exact(value: Any) -> bool:
+    """None, or a solved start's value as `exact` gives it."""
+    return value is None or (
+        isinstance(value, dict)
+        and set(value) == {"first_player_seeds", "seeds", "result", "score"}
+        and is_number(value["first_player_seeds"])
+        and _count(value["seeds"])
+        and 0 <= value["first_player_seeds"] <= value["seeds"]
+        and isinstance(value["result"], str)
+        and _interval(value["score"])
+    )
+
+
+# each field of a cell's record (`cell_record`), what it must be and the words for that
+CELL_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "name": (lambda value: isinstance(value, str), "a text"),
+    "variant": (lambda value: isinstance(value, str), "a text"),
+    "version": (_count, "an integer of 0 or more"),
+    "options": (lambda value: isinstance(value, dict), "an object"),
+    "agent": (lambda value: isinstance(value, str), "a text"),
+    "budget": (lambda value: isinstance(value, str), "a text"),
+    "games": (_count, "an integer of 0 or more"),
+    "first_player_score": (_share, "a number from 0 to 1"),
+    "first_player_interval": (_interval, "two numbers from 0 to 1, the lower first"),
+    "draw_rate": (_share, "a number from 0 to 1"),
+    "draw_interval": (_interval, "two numbers from 0 to 1, the lower first"),
+    "distinct_games": (_count, "an integer of 0 or more"),
+    "mean_plies": (lambda value: is_number(value) and value >= 0, "a number of 0 or more"),
+    "seconds_per_game": (lambda value: is_number(value) and value >= 0, "a number of 0 or more"),
+    "complete": (lambda value: isinstance(value, bool), "true or false"),
+    "exact": (_exact, "null or a solved start's value (first_player_seeds, seeds, result, score)"),
+}
+
+
+SHARE_INTERVALS = {"first_player_score": "first_player_interval", "draw_rate": "draw_interval"}
+
+
+def read_records(results: Path) -> list[dict[str, Any]]:
+    """The cells' records of the results file `results`, read as any file the suite reads
+    (`mancala_env.readers`: measured, its nesting scanned) and checked field by field; a file
+    that is not one this script writes is a ReadError naming the record and the field."""
+    document = parse_json(read_bytes(results, MAX_RESULTS_BYTES), results)
+    records = document.get("cells") if isinstance(document, dict) else None
+    if not isinstance(records, list):
+        raise ReadError(results, "is not an atlas results file: no list of 'cells'")
+    for number, record in enumerate(records, 1):
+        if not isinstance(record, dict):
+            raise ReadError(results, f"cell {number} is not an object")
+        for field, (valid, what) in CELL_FIELDS.items():
+            if field not in record:
+                raise ReadError(results, f"cell {number} has no {field!r}")
+            if not valid(record[field]):
+                got = reprlib.repr(record[field])
+                raise ReadError(results, f"cell {number}'s {field} must be {what}, got {got}")
+        for share, interval in SHARE_INTERVALS.items():
+            low, high = record[interval]
+            if not low <= record[share] <= high:
+                raise ReadError(
+                    results,
+                    f"cell {number}'s {share} {record[share]} is outside its interval {low}-{high}",
+                )
+    return records
+
+
 def earlier_records(cells: list[Cell], results: Path) -> list[dict[str, Any]]:
     """The records of `results` (an earlier run's file, perhaps from another machine) that
     measured one of `cells` as it is now: the same rule set, version, options and agent."""
-    if not results.is_file():
+    if not results.exists():
         return []
-    kept = parse_json(read_bytes(results, MAX_RESULTS_BYTES), results)["cells"]
     now = {
         (cell.name, cell.agent): (cell.variant, get_variant(cell.variant).version, cell.options)
         for cell in cells
     }
     return [
         record
-        for record in kept
+        for record in read_records(results)
         if now.get((record["name"], record["agent"]))
-        == (record["variant"], record.get("version"), record["options"])
+        == (record["variant"], record["version"], record["options"])
     ]
 
 
@@ -226,9 +314,10 @@ def write_figure(path: Path, records: list[dict[str, Any]]) -> None:
     left.set_xlabel("first player's score (95% Wilson interval)")
     right.set_xlabel("draw rate (95% Wilson interval)")
     figure.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path, dpi=110)
+    picture = io.BytesIO()
+    figure.savefig(picture, format="png", dpi=110)
     plt.close(figure)
+    write_atomically(path, picture.getvalue(), PNG_PICTURE)
 
 
 def run(
@@ -246,12 +335,15 @@ def run(
     """Play each cell to its stop (unless `play` is False), writing the results file and the
     figure after each; the records written last. A cell the store does not hold keeps its
     record from the results file when that measured the same rules and agent (a run on another
-    machine), so a run of one cell adds to the file."""
-    out.mkdir(parents=True, exist_ok=True)
-    store = out / "atlas.sqlite"
+    machine), so a run of one cell adds to the file. The results file is read, and both
+    outputs checked (`mancala_env.outputs.check_output`), before anything is made."""
     known = {(cell.name, cell.agent) for cell in CELLS}
     every = [*CELLS, *(cell for cell in cells if (cell.name, cell.agent) not in known)]
     earlier = earlier_records(every, results)
+    check_output(results)
+    check_output(figure, PNG_PICTURE)
+    out.mkdir(parents=True, exist_ok=True)
+    store = out / "atlas.sqlite"
     records: list[dict[str, Any]] = []
     for cell in cells if play else [None]:
         if cell is not None:
@@ -267,32 +359,38 @@ def run(
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--out", type=Path, default=Path("atlas"), help="the store and databases")
-    parser.add_argument("--results", type=Path, default=RESULTS)
-    parser.add_argument("--figure", type=Path, default=FIGURE)
-    parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--seed", type=int, default=0)
+    parser = Parser(prog="atlas.py", description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--out", type=output_folder, default="atlas", help="the store and databases"
+    )
+    parser.add_argument("--results", type=output_file, default=str(RESULTS))
+    parser.add_argument("--figure", type=output_file, default=str(FIGURE))
+    parser.add_argument("--workers", type=integer(1), default=1)
+    parser.add_argument("--seed", type=seed_type, default=0)
     names = [cell.name for cell in CELLS]
     parser.add_argument(
         "--cell", action="append", choices=names, metavar="NAME", help="only these cells"
     )
     parser.add_argument("--summarise", action="store_true", help="write the files, play nothing")
+    parser.keep_apart("figure", "results")
     args = parser.parse_args(argv)
-    if args.workers < 1 or args.seed < 0:
-        parser.error("--workers must be 1 or more and --seed 0 or more")
     cells = [cell for cell in CELLS if args.cell is None or cell.name in args.cell]
     command = "python benchmarks/atlas.py " + " ".join(sys.argv[1:] if argv is None else argv)
-    run(
-        cells,
-        args.out,
-        args.results,
-        args.figure,
-        command.strip(),
-        seed=args.seed,
-        workers=args.workers,
-        play=not args.summarise,
-    )
+    try:
+        run(
+            cells,
+            Path(args.out),
+            Path(args.results),
+            Path(args.figure),
+            command.strip(),
+            seed=args.seed,
+            workers=args.workers,
+            play=not args.summarise,
+        )
+    except ValueError as error:  # an earlier results file or a store refused
+        parser.error(str(error))
+    except OSError as error:  # an output refused, or a folder that cannot be made
+        parser.exit(1, f"{parser.prog}: error: {error}\n")
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ folder changes."""
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 import tracemalloc
@@ -320,6 +321,27 @@ def test_a_malformed_endgame_header_is_refused_in_one_line(tmp_path, text):
     path = tmp_path / "level.bin"
     path.write_bytes((MAGIC + text.encode())[:4096].ljust(4096, b"\0"))
     check_refusal(tmp_path, lambda: _read_header(path), ValueError)
+
+
+ROOT = Path(__file__).resolve().parents[2]
+_ATLAS = importlib.util.spec_from_file_location("atlas", ROOT / "benchmarks" / "atlas.py")
+atlas = importlib.util.module_from_spec(_ATLAS)
+_ATLAS.loader.exec_module(atlas)
+ATLAS = json.loads((ROOT / "benchmarks" / "results" / "atlas.json").read_text())
+ATLAS["cells"] = [ATLAS["cells"][0], next(c for c in ATLAS["cells"] if c["exact"] is not None)]
+
+
+@SETTINGS
+@given(text=mutated(ATLAS))
+def test_a_malformed_atlas_results_file_is_refused_in_one_line(tmp_path, text):
+    """What `benchmarks/atlas.py` reads of an earlier run's file is what it draws and writes
+    again: each cell's record read is one its figure draws."""
+    path = tmp_path / "atlas.json"
+    path.write_text(text)
+    records = []
+    check_refusal(tmp_path, lambda: records.extend(atlas.read_records(path)), ValueError)
+    if records:
+        atlas.write_figure(tmp_path / "atlas.png", records)
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -128,3 +129,114 @@ def test_a_run_keeps_the_earlier_records_of_the_same_rules_and_agent(tmp_path) -
     out, figure = tmp_path / "atlas", tmp_path / "atlas.png"
     atlas.run([SMALL, RELAY], out, results, figure, "cmd", play=False)
     assert json.loads(results.read_text())["cells"] == [kept]
+
+
+# ---- bad input to benchmarks/atlas.py ---------------------------------------------------------
+MEASURED = json.loads((ROOT / "benchmarks" / "results" / "atlas.json").read_text())
+
+
+def with_cell(**change) -> str:
+    """The shipped results file with its first cell changed."""
+    return json.dumps({**MEASURED, "cells": [{**MEASURED["cells"][0], **change}]})
+
+
+BAD_RESULTS = {  # an earlier results file, and what its refusal says
+    "not JSON": ("{'cells': []}", "is not JSON"),
+    "a list": ("[]", "no list of 'cells'"),
+    "cells not a list": (json.dumps({"cells": {}}), "no list of 'cells'"),
+    "a cell not an object": (json.dumps({"cells": [1]}), "cell 1 is not an object"),
+    "a field missing": (
+        json.dumps({"cells": [{k: v for k, v in MEASURED["cells"][0].items() if k != "games"}]}),
+        "cell 1 has no 'games'",
+    ),
+    "a version of true": (with_cell(version=True), "version must be an integer of 0 or more"),
+    "a version of 1.0": (with_cell(version=1.0), "version must be an integer of 0 or more"),
+    "a text score": (with_cell(first_player_score="0.5"), "first_player_score must be a number"),
+    "a score outside its interval": (with_cell(draw_rate=0.9), "draw_rate 0.9 is outside its"),
+    "an interval upside down": (with_cell(draw_interval=[0.2, 0.1]), "the lower first"),
+    "huge": (" " * (1 << 20) + "{}", "at most 1,048,576 are read"),
+    "nested deeply": ('{"cells": []' + ', "x": ' + "[" * 40 + "]" * 40 + "}", "nests 41 levels"),
+    "not UTF-8": (b"\xff\xfe{}".decode("latin-1"), "is not UTF-8 text"),
+}
+
+
+def special_path(tmp_path: Path, kind: str) -> str:
+    path = tmp_path / f"a {kind}"
+    if kind == "folder":
+        path.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "file":
+        path.write_text("x")
+    else:
+        path.symlink_to(tmp_path / "elsewhere.json")
+    return str(path)
+
+
+BAD_ARGUMENTS = [  # (arguments, what the refusal says)
+    (["--cell", "chess"], "argument --cell: invalid choice: 'chess'"),
+    (["--workers", "0"], "argument --workers: must be an integer of 1 or more, got '0'"),
+    (["--workers", "two"], "argument --workers: must be an integer"),
+    (["--workers", "1_000"], "argument --workers: must be an integer"),
+    (["--seed", "-1"], "argument --seed: must be an integer from 0 to 4,294,967,295"),
+    (["--seed", str(2**64)], "argument --seed: must be an integer from 0 to"),
+    (["--out", "{file}"], "argument --out: "),
+    (["--out", "{fifo}"], "argument --out: "),
+    (["--results", "{folder}"], "argument --results: "),
+    (["--results", "{fifo}"], "argument --results: "),
+    (["--results", "{link}"], "argument --results: "),
+    (["--figure", "{folder}"], "argument --figure: "),
+    (["--figure", "{results}"], "argument --figure: "),
+]
+
+
+def run_atlas(tmp_path: Path, capsys, arguments: list[str]) -> str:
+    """benchmarks/atlas.py with `arguments` after its outputs in `tmp_path`: its status must
+    be 2, and what it said on stderr one line, which is returned; it wrote nothing."""
+    out, results, figure = tmp_path / "out", tmp_path / "atlas.json", tmp_path / "atlas.png"
+    base = ["--summarise", "--cell", "oware", "--out", str(out), "--results", str(results)]
+    before = sorted(tmp_path.iterdir())
+    held = results.read_bytes() if results.is_file() else None
+    with pytest.raises(SystemExit) as stop:
+        atlas.main([*base, "--figure", str(figure), *arguments])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and len(err.strip().splitlines()) == 1, err
+    assert err.startswith("atlas.py: error: ")
+    assert sorted(tmp_path.iterdir()) == before and not out.exists() and not figure.exists()
+    assert (results.read_bytes() if results.is_file() else None) == held
+    return err
+
+
+@pytest.mark.parametrize("name", BAD_RESULTS)
+def test_a_malformed_earlier_results_file_is_one_line_and_nothing_is_written(
+    tmp_path, capsys, name
+):
+    """Each of these used to end in a traceback (ReadError, KeyError, TypeError; a version
+    of true was taken for 1) after the output folder was made."""
+    text, message = BAD_RESULTS[name]
+    (tmp_path / "atlas.json").write_bytes(
+        text.encode("latin-1" if name == "not UTF-8" else "utf-8")
+    )
+    assert message in run_atlas(tmp_path, capsys, [])
+
+
+@pytest.mark.parametrize(("arguments", "message"), BAD_ARGUMENTS)
+def test_a_bad_argument_is_one_line_and_nothing_is_written(tmp_path, capsys, arguments, message):
+    """A file or a FIFO as --out, a folder, a FIFO or a link as --results or --figure used to
+    end in a traceback, the last ones after the games were played; a bad number, in argparse's
+    usage and a line, or not at all (--seed 2**64, --workers 1_000)."""
+    places = {kind: special_path(tmp_path, kind) for kind in ("file", "folder", "fifo", "link")}
+    places["results"] = str(tmp_path / "atlas.json")
+    arguments = [argument.format(**places) for argument in arguments]
+    assert message in run_atlas(tmp_path, capsys, arguments)
+
+
+def test_a_store_that_is_no_file_is_one_line(tmp_path, capsys):
+    (tmp_path / "out").mkdir()
+    os.mkfifo(tmp_path / "out" / "atlas.sqlite")
+    outputs = ["--results", str(tmp_path / "r.json"), "--figure", str(tmp_path / "f.png")]
+    with pytest.raises(SystemExit) as stop:
+        atlas.main(["--summarise", "--out", str(tmp_path / "out"), *outputs])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "atlas.sqlite" in err and not (tmp_path / "r.json").exists()
