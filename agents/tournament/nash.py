@@ -25,7 +25,7 @@ The equilibrium is computed in two exact steps, with nothing beyond numpy:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,10 +43,18 @@ class NashAveraging:
     mass: tuple[float, ...]
     average: tuple[float, ...]
 
-    def ranking(self) -> list[tuple[str, float, float]]:
-        """(agent, mass, Nash average), the highest average first (ties by mass)."""
-        rows = zip(self.agents, self.mass, self.average, strict=True)
-        return sorted(rows, key=lambda row: (-round(row[2], 9), -row[1]))
+    def ranking(self, rating: Mapping[str, float] | None = None) -> list[tuple[str, float, float]]:
+        """(agent, mass, Nash average), the highest average first; agents level on it by mass,
+        then by `rating` (the leaderboard's: the higher first), then by name, so that tied
+        agents come in one order whatever the order they were given in (averages and masses
+        equal to 9 decimals count as equal: the solver's last digits are noise)."""
+        rating = rating or {}
+
+        def key(row: tuple[str, float, float]) -> tuple[float, float, float, str]:
+            agent, mass, average = row
+            return -round(average, 9), -round(mass, 9), -rating.get(agent, 0.0), agent
+
+        return sorted(zip(self.agents, self.mass, self.average, strict=True), key=key)
 
 
 def score_margins(scores: np.ndarray) -> np.ndarray:

@@ -7,7 +7,10 @@ below). A prior of a
 quarter of a drawn game between every pair that met keeps the fit finite when an agent won or
 lost all its games (the device of BayesElo's prior draws, kept small: a larger prior pulls
 strong and weak agents together and the intervals, tested for their coverage on synthetic
-tournaments, then miss the truth too often).
+tournaments, then miss the truth too often). Such an agent's fitted rating is the prior's
+more than its games', and the bootstrap, which plays its games again from that rating, puts it
+at its interval's upper end: it is shown as a one-sided bound (`elo_cells`), as is a perfect
+record's Elo in ``mancala match``.
 
 Intervals come from a parametric bootstrap, as chess-engine rating tools (Ordo) do it: each
 pair's games are played again in simulation, as many as they played, from the fitted ratings
@@ -229,6 +232,34 @@ def rate(
         scores = np.divide(points, games, out=np.full((n, n), 0.5), where=games > 0)
         nash = nash_average(agents, scores)
     return Ratings(standings, crosstable, first_points, len(records), len(records), anchors, nash)
+
+
+PERFECT_RECORD_NOTE = (
+    "> R: won every game, < R: lost every game; no finite rating fits such a record, so it is "
+    "shown as a bound, R the end of its 95% interval that the games fix"
+)
+
+
+def elo_cells(
+    rating: float, low: float, high: float, score: float, decimals: int = 0
+) -> tuple[str, str]:
+    """A rating and its 95% interval as the leaderboard and ``mancala match`` show them, in one
+    convention for a perfect record: an agent that won every game (`score` 1) has no finite
+    maximum-likelihood rating, so it is shown as the bound ``> low`` with the interval
+    ``[low, +inf)``, and one that lost every game (`score` 0) as ``< high`` with
+    ``(-inf, high]`` (`PERFECT_RECORD_NOTE` says so in words). ``-`` for an agent without games
+    (NaN)."""
+
+    def elo(value: float) -> str:
+        return f"{value:+.{decimals}f}"
+
+    if math.isnan(rating):
+        return "-", "-"
+    if score == 1:
+        return f"> {elo(low)}", f"[{elo(low)}, +inf)"
+    if score == 0:
+        return f"< {elo(high)}", f"(-inf, {elo(high)}]"
+    return elo(rating), f"[{elo(low)}, {elo(high)}]"
 
 
 def parse_anchor(text: str) -> tuple[str, float]:

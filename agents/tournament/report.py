@@ -21,29 +21,26 @@ from mancala_env.variants import get_variant
 
 from ..accuracy import format_table
 from .endgames import EndgameAccuracy
-from .ratings import Ratings
+from .ratings import PERFECT_RECORD_NOTE, Ratings, elo_cells
 from .repeats import repeat_warning
 from .runner import TournamentResult
 from .schedule import describe_openings
 
 
-def _rating(value: float) -> str:
-    return "-" if math.isnan(value) else f"{value:+.0f}"
-
-
 def leaderboard_rows(ratings: Ratings) -> list[list[str]]:
-    """Rank, agent, Elo, 95% interval, score, W-D-L, games, likelihood of superiority."""
+    """Rank, agent, Elo, 95% interval, score, W-D-L, games, likelihood of superiority (a
+    perfect record's Elo a bound: `elo_cells`)."""
     rows = []
     for rank, s in enumerate(ratings.standings, 1):
-        interval = "-" if math.isnan(s.low) else f"[{s.low:+.0f}, {s.high:+.0f}]"
-        if s.agent in ratings.anchors:
-            interval = "anchor"
+        rating, interval = elo_cells(s.rating, s.low, s.high, s.score)
+        if s.agent in ratings.anchors:  # held at its rating, whatever its record
+            rating, interval = "-" if math.isnan(s.rating) else f"{s.rating:+.0f}", "anchor"
         los = "" if s.superiority is None else f"{100 * s.superiority:.0f}%"
         rows.append(
             [
                 str(rank),
                 s.agent,
-                _rating(s.rating),
+                rating,
                 interval,
                 f"{100 * s.score:.1f}%",
                 f"{s.wins}-{s.draws}-{s.losses}",
@@ -66,6 +63,12 @@ HEADER = ["#", "agent", "Elo", "95% interval", "score", "W-D-L", "games", "LOS n
 NASH_HEADER = ["#", "agent", "Nash average", "mass"]
 
 
+def bound_note(ratings: Ratings) -> str | None:
+    """What a bound in the Elo column means, when the leaderboard shows one."""
+    shown = any(row[2].startswith(("<", ">")) for row in leaderboard_rows(ratings))
+    return PERFECT_RECORD_NOTE if shown else None
+
+
 def scale_note(ratings: Ratings) -> str:
     """What fixes the Elo scale: the anchors, or the field's mean."""
     if not ratings.anchors:
@@ -79,8 +82,12 @@ def nash_rows(ratings: Ratings) -> list[list[str]]:
         return []
     return [
         [str(rank), agent, f"{average:+.3f}", f"{mass:.3f}"]
-        for rank, (agent, mass, average) in enumerate(ratings.nash.ranking(), 1)
+        for rank, (agent, mass, average) in enumerate(ratings.nash.ranking(_by_agent(ratings)), 1)
     ]
+
+
+def _by_agent(ratings: Ratings) -> dict[str, float]:
+    return {s.agent: s.rating for s in ratings.standings}
 
 
 NASH_NOTE = (
@@ -115,6 +122,7 @@ def format_leaderboard(result: TournamentResult) -> str:
         *filter(None, [repeat_warning(ratings.games, result.distinct)]),
         f"Bradley-Terry ratings (Elo scale, {for_terminal(scale_note(ratings))}):",
         *_table([HEADER, *_named(leaderboard_rows(ratings), for_terminal)]),
+        *filter(None, [bound_note(ratings)]),
         "",
     ]
     if ratings.nash is None:
@@ -283,6 +291,31 @@ def crosstable_figure(ratings: Ratings):
     return fig
 
 
+def ratings_figure(ratings: Ratings):
+    """Each agent's rating with its 95% interval; a perfect record's as the leaderboard gives
+    it (`elo_cells`): a triangle at its bound pointing to the open side."""
+    import matplotlib.pyplot as plt
+
+    rows = zip(ratings.standings, leaderboard_rows(ratings), strict=True)
+    shown = [(s, row[2]) for s, row in rows if not math.isnan(s.rating)][::-1]
+    fig, ax = plt.subplots(figsize=(7, 0.5 * len(shown) + 1.5))
+    for y, (s, elo) in enumerate(shown):
+        bound = elo[0]
+        if bound in "<>":
+            edge = s.low if bound == ">" else s.high
+            ax.plot([edge], [y], marker=bound, markersize=9, color="C0", linestyle="none")
+        else:
+            errors = [[s.rating - s.low], [s.high - s.rating]]
+            ax.errorbar([s.rating], [y], xerr=errors, fmt="o", capsize=4, color="C0")
+    ax.set_yticks(range(len(shown)), [s.agent for s, _ in shown])
+    ax.set_xlabel(
+        f"Elo ({scale_note(ratings)}), 95% bootstrap interval; a triangle: a bound (a record "
+        "of every game won or lost)"
+    )
+    ax.grid(axis="x", alpha=0.3)
+    return fig
+
+
 def lengths_figure(result: TournamentResult):
     """Game lengths, the games the stall limit stopped stacked apart from the others."""
     import matplotlib.pyplot as plt
@@ -312,19 +345,7 @@ def _plots(result: TournamentResult) -> dict[str, bytes]:
     import matplotlib.pyplot as plt
 
     ratings = result.ratings
-    images = {}
-    standings = [s for s in ratings.standings if not math.isnan(s.rating)][::-1]
-    fig, ax = plt.subplots(figsize=(7, 0.5 * len(standings) + 1.5))
-    y = np.arange(len(standings))
-    values = np.array([s.rating for s in standings])
-    errors = np.array(
-        [[s.rating - s.low for s in standings], [s.high - s.rating for s in standings]]
-    )
-    ax.errorbar(values, y, xerr=errors, fmt="o", capsize=4)
-    ax.set_yticks(y, [s.agent for s in standings])
-    ax.set_xlabel(f"Elo ({scale_note(ratings)}), 95% bootstrap interval")
-    ax.grid(axis="x", alpha=0.3)
-    images["ratings.png"] = _png(fig)
+    images = {"ratings.png": _png(ratings_figure(ratings))}
     images["crosstable.png"] = _png(crosstable_figure(ratings))
     images["lengths.png"] = _png(lengths_figure(result))
     plt.close("all")
@@ -377,6 +398,7 @@ def _markdown(result: TournamentResult) -> str:
         "",
         *("| " + " | ".join(row) + " |" for row in table),
         "",
+        *([f"{for_markdown(bound_note(ratings))}.", ""] if bound_note(ratings) else []),
         "![ratings](ratings.png)",
         "",
         *_nash_markdown(ratings),

@@ -53,7 +53,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .ratings import wilson
+from .ratings import PERFECT_RECORD_NOTE, elo_cells, wilson
 
 # a pair's score per game for the first agent: its points over the pair (0, 0.5, 1, 1.5, 2) / 2
 PAIR_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
@@ -248,6 +248,9 @@ class Sprt:
         return None
 
 
+NELO_NOTE = "nElo -: every pair scored the same, so there is no spread to normalize by"
+
+
 @dataclass(frozen=True)
 class EloEstimate:
     """The first agent's strength from pentanomial counts: its mean score per game, the
@@ -262,11 +265,32 @@ class EloEstimate:
     nelo: float
     nelo_error: float
 
+    @property
+    def elo_text(self) -> str:
+        """The Elo and its 95% interval as ``mancala match`` shows them: a perfect record's
+        as a bound, as on a tournament's leaderboard (`ratings.elo_cells`)."""
+        return " ".join(elo_cells(self.elo, self.elo_low, self.elo_high, self.score, 1))
+
+    @property
+    def nelo_text(self) -> str:
+        """The normalized Elo and its half-width; ``-`` where every pair scored the same, so
+        that there is no spread to normalize by (`NELO_NOTE`)."""
+        if not math.isfinite(self.nelo):
+            return "-"
+        return f"{self.nelo:+.1f} ± {self.nelo_error:.1f}"
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What a bound in `elo_text` and a dash in `nelo_text` mean, for those they show."""
+        notes = []
+        if self.score in (0, 1):
+            notes.append(PERFECT_RECORD_NOTE)
+        if not math.isfinite(self.nelo):
+            notes.append(NELO_NOTE)
+        return tuple(notes)
+
     def __str__(self) -> str:
-        return (
-            f"Elo {self.elo:+.1f} [{self.elo_low:+.1f}, {self.elo_high:+.1f}] "
-            f"(nElo {self.nelo:+.1f} ± {self.nelo_error:.1f})"
-        )
+        return f"Elo {self.elo_text} (nElo {self.nelo_text})"
 
 
 def elo_estimate(counts: ArrayLike) -> EloEstimate:

@@ -349,12 +349,13 @@ def match(args: argparse.Namespace) -> int:
         flush=True,
     )
 
+    notes: dict[str, None] = {}  # what the bounds and dashes of the lines printed mean
+
     def line(step: MatchStep) -> str:
         e = step.estimate
         counts = " ".join(f"{c:>{w}}" for c, w in zip(step.counts, (4, 4, 6, 4, 4), strict=True))
-        elo = f"{e.elo:+.1f} [{e.elo_low:+.1f}, {e.elo_high:+.1f}]"
-        nelo = f"{e.nelo:+.1f} ± {e.nelo_error:.1f}"
-        return f"{step.pairs:>6} {counts}  {elo:<24} {nelo:<15} {step.llr:.2f}"
+        notes.update(dict.fromkeys(e.notes))
+        return f"{step.pairs:>6} {counts}  {e.elo_text:<24} {e.nelo_text:<15} {step.llr:.2f}"
 
     def report(step: MatchStep) -> None:
         if step.pairs % args.every == 0 or step.decision is not None:
@@ -394,7 +395,7 @@ def match(args: argparse.Namespace) -> int:
             f"no decision after {last.pairs} pairs (LLR {last.llr:.2f}, bounds "
             f"{sprt.lower:.2f} and {sprt.upper:.2f}): a larger --max-pairs goes on"
         )
-    print(verdict)
+    print(*notes, verdict, sep="\n")
     warning = repeat_warning(2 * last.pairs, result.distinct)
     if warning:
         print(warning)

@@ -17,8 +17,10 @@ from mancala_env.agents.tournament import (
     run_match,
     schedule,
 )
+from mancala_env.agents.tournament.ratings import PERFECT_RECORD_NOTE
 from mancala_env.agents.tournament.schedule import scheduled
 from mancala_env.agents.tournament.sequential import pair_points
+from mancala_env.agents.tournament.sprt import NELO_NOTE
 from mancala_env.cli import main
 
 MATCH = ["match", "greedy", "random", "--workers", "1", "--every", "1"]
@@ -47,6 +49,20 @@ def test_a_match_stops_at_h1_and_prints_the_llr_as_it_goes(tmp_path, capsys):
     assert f"{len(rows)} pairs in {db}" in out and f"{2 * len(rows)} games played now" in out
     with GameStore(db, read_only=True) as store:
         assert len(store.games()) == 2 * len(rows)
+
+
+def test_a_clean_sweep_is_shown_as_a_bound_as_on_the_leaderboard(tmp_path, capsys):
+    """Greedy wins its first pairs' every game against random: the Elo of a perfect record is
+    the lower end of its interval as a bound, ``> +X [+X, +inf)``, as a tournament's leaderboard
+    shows it, not ``+inf``; the lines say what the bound and nElo's dash mean."""
+    status, out, err = run(capsys, "--db", str(tmp_path / "m.sqlite"), "--max-pairs", "2")
+    assert status == 0, err
+    rows = [line for line in out.splitlines() if re.match(r"\s+\d+ ", line)]
+    assert len(rows) == 2 and all(" 0    0      0    0 " in row for row in rows), rows  # WW only
+    for row in rows:
+        assert re.search(r"  > ([+-]\d+\.\d) \[\1, \+inf\)\s+-\s+\d", row), row
+    assert "inf [" not in out and "+inf ±" not in out
+    assert f"\n{PERFECT_RECORD_NOTE}\n{NELO_NOTE}\nno decision after 2 pairs" in out
 
 
 def test_a_weaker_agent_is_stopped_at_h0(tmp_path, capsys):

@@ -108,3 +108,17 @@ def test_random_fields_with_copies_give_an_equilibrium_that_splits_copies_evenly
 def test_no_nash_averaging_where_a_pair_did_not_meet():
     gauntlet = [r for r in records(RPSW, SCORES) if "R" in (r["agent_0"], r["agent_1"])]
     assert rate(gauntlet, RPSW, bootstrap=10).nash is None
+
+
+def test_tied_agents_are_ranked_by_rating_then_name_whatever_order_they_were_given_in():
+    """Rock, paper and scissors tie on average and mass: the ranking breaks the tie by the
+    leaderboard's rating, then by name, not by the order of the agents (or the solver's last
+    digits)."""
+    rps = SCORES[:3, :3]
+    rankings = set()
+    for order in ([0, 1, 2], [2, 0, 1], [1, 2, 0], [2, 1, 0]):
+        nash = nash_average([RPSW[k] for k in order], rps[np.ix_(order, order)])
+        rankings.add(tuple(agent for agent, _, _ in nash.ranking()))
+        rated = nash.ranking({"R": 10.0, "P": 30.0, "S": 20.0})
+        assert [agent for agent, _, _ in rated] == ["P", "S", "R"]
+    assert rankings == {("P", "R", "S")}

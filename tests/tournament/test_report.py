@@ -2,6 +2,7 @@
 rest on, and a game-length histogram that explains its second cluster."""
 
 import html
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -10,18 +11,21 @@ import numpy as np
 import pytest
 
 from mancala_env.agents.tournament.openings import read_suite, shipped_suite
-from mancala_env.agents.tournament.ratings import rate
+from mancala_env.agents.tournament.ratings import PERFECT_RECORD_NOTE, rate
 from mancala_env.agents.tournament.report import (
     CROSSTABLE_COLORMAP,
     _markdown,
     crosstable_figure,
+    format_leaderboard,
     lengths_figure,
+    ratings_figure,
     relative_luminance,
     text_color,
     write_report,
 )
 from mancala_env.agents.tournament.runner import TournamentResult
 from mancala_env.agents.tournament.schedule import TournamentConfig
+from mancala_env.escaping import for_markdown
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -105,3 +109,52 @@ def test_text_from_a_suite_is_escaped_in_the_markdown_and_the_html(result, tmp_p
     assert page.count("<img") == 3 and page.count("<h1>") == 1 and "evil.png" in page
     shown = "alphabeta:depth=2\\n![x](evil.png)\\n# Heading\\x1b[31m red | cell <script>`x`"
     assert "rated even by " + html.escape(shown) + ")" in page
+
+
+def swept() -> list[dict]:
+    """Alpha-beta wins all 8 of its games; greedy and random split theirs."""
+    found = []
+    for a, b, winner, games in [(2, 0, 0, 4), (2, 1, 0, 4), (1, 0, 0, 2), (1, 0, 1, 2)]:
+        for k in range(games):
+            record = dict(
+                zip(FIELDS, (AGENTS[a], AGENTS[b], 0, winner, "no_move", 30), strict=True)
+            )
+            found.append({**record, "variant": "oware", "options": {}, "seed": k, "moves": [k]})
+    return found
+
+
+def test_a_perfect_record_is_a_one_sided_bound_on_the_leaderboard_and_in_the_report():
+    """An agent that won every game has no finite rating: the leaderboard shows the lower end
+    of its interval as a bound, ``> +X  [+X, +inf)``, not the prior's number at the interval's
+    upper end; one that lost every game ``< -X  (-inf, -X]``; a line says what the bound means,
+    in the terminal and in the report."""
+    config = TournamentConfig("oware", AGENTS, openings=0)
+    records = swept()
+    ratings = rate(records, AGENTS, bootstrap=200)
+    best = ratings.standings[0]
+    assert best.agent == "alphabeta:depth=1" and best.score == 1 and best.low < best.rating
+    board = format_leaderboard(TournamentResult(config, Path("t.sqlite"), records, ratings, 16))
+    low = f"{best.low:+.0f}"
+    assert re.search(
+        rf"^1  alphabeta:depth=1\s+> {re.escape(low)}  \[{re.escape(low)}, \+inf\)  100\.0%",
+        board,
+        re.M,
+    )
+    assert f"\n{PERFECT_RECORD_NOTE}\n" in board
+    markdown = _markdown(TournamentResult(config, Path("t.sqlite"), records, ratings, 16))
+    assert f"| 1 | alphabeta:depth=1 | > {low} | [{low}, +inf) |" in markdown
+    assert f"\n{for_markdown(PERFECT_RECORD_NOTE)}.\n" in markdown
+    (ax,) = ratings_figure(ratings).axes
+    marks = {line.get_marker(): line.get_xdata()[0] for line in ax.lines if line.get_marker()}
+    assert marks[">"] == best.low  # the bound, pointing to the open side, not the prior's fit
+
+
+def test_a_record_lost_every_game_is_a_bound_from_above(result):
+    last = result.ratings.standings[-1]
+    assert last.agent == "random" and last.score == 0
+    high = f"{last.high:+.0f}"
+    assert re.search(
+        rf"^3  random\s+< {re.escape(high)}  \(-inf, {re.escape(high)}\]",
+        format_leaderboard(result),
+        re.M,
+    )

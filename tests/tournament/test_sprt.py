@@ -169,6 +169,8 @@ def test_the_elo_estimate_of_a_clean_sweep_is_infinite_with_a_finite_lower_bound
     # Wilson's interval of 10 successes in 10 trials: from 10 / (10 + 1.96^2) = 0.722
     assert estimate.elo_low == pytest.approx(-400 * math.log10(1 / (10 / (10 + Z95**2)) - 1))
     assert estimate.elo_high == math.inf
+    low = f"{estimate.elo_low:+.1f}"  # shown as a bound, as a tournament shows a perfect record
+    assert str(estimate) == f"Elo > {low} [{low}, +inf) (nElo -)"
 
 
 def test_pentanomial_counts_the_five_pair_scores():

@@ -15,6 +15,7 @@ from mancala_env.agents.tournament import (
     run_tournament,
     schedule,
 )
+from mancala_env.agents.tournament.ratings import PERFECT_RECORD_NOTE
 from mancala_env.cli import main
 
 AGENTS = ("random", "greedy", "alphabeta:depth=1")
@@ -49,6 +50,23 @@ def test_tournament_prints_the_leaderboard_and_writes_the_report(tmp_path, capsy
         assert f"]({image})" in markdown
     assert page.count('src="data:image/png;base64,') == 3  # self-contained
     assert 'src="http' not in page and "<link" not in page
+
+
+def test_a_perfect_record_is_shown_as_a_bound_with_what_it_means(tmp_path, capsys):
+    """Alpha-beta wins all four games against random: neither record has a finite rating, so
+    the leaderboard shows each as a bound at its interval's end, and says so."""
+    status, out, err = run(
+        capsys, "tournament", "oware", "--agents", "alphabeta:depth=1", "random",
+        "--games-per-pair", "4", "--openings", "0", "--workers", "1", "--no-progress",
+        "--db", str(tmp_path / "t.sqlite"),
+    )  # fmt: skip
+    assert status == 0, err
+    best = re.search(
+        r"^1\s+alphabeta:depth=1\s+> ([+-]\d+)\s+\[([+-]\d+), \+inf\)\s+100\.0%", out, re.M
+    )
+    worst = re.search(r"^2\s+random\s+< ([+-]\d+)\s+\(-inf, ([+-]\d+)\]\s+0\.0%", out, re.M)
+    assert best and best[1] == best[2] and worst and worst[1] == worst[2], out
+    assert f"\n{PERFECT_RECORD_NOTE}\n" in out and "+inf [" not in out
 
 
 def test_anchored_tournament_names_its_anchors_and_gives_the_nash_averages(tmp_path, capsys):
