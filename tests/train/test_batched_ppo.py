@@ -25,15 +25,16 @@ from mancala_env.train.batched_ppo.config import (
     BatchedSettings,
     load_batched_config,
 )
-from mancala_env.train.batched_ppo.loss import advantages
+from mancala_env.train.batched_ppo.loss import advantages, ppo_loss
 from mancala_env.train.batched_ppo.policy import (
     ActorCritic,
     SnapshotOpponent,
     load_policy,
     masked_actions,
 )
-from mancala_env.train.batched_ppo.rollout import Rollout
+from mancala_env.train.batched_ppo.rollout import Rollout, RolloutBatch
 from mancala_env.train.batched_ppo.run import train_batched_ppo
+from mancala_env.train.batched_ppo.update import new_optimizer, update
 from mancala_env.train.config import PPOSettings, TrainConfig
 
 
@@ -183,6 +184,7 @@ def test_ctrl_c_saves_a_checkpoint_and_prints_the_command_that_continues(
         ("[batched]\nvf_coef = -1\n", "[batched]: vf_coef must be a number of 0 or more"),
         ("[batched]\nmax_grad_norm = 0\n", "max_grad_norm must be a number above 0"),
         ("[batched]\nthread = 1\n", "unknown setting(s) thread in"),
+        ("[batched]\nprecision = 'half'\n", "precision must be one of float32, bfloat16"),
         ("[ppo]\nbatch_size = 1\n", "[ppo]: batch_size must be an integer"),
         ("opponents = ['alphabeta:depth=0']\n", "opponents: bad agent spec 'alphabeta:depth=0'"),
         ("eval_opponents = ['human']\n", "eval_opponents: bad agent spec 'human'"),
@@ -270,3 +272,20 @@ def test_a_copied_run_folder_refuses_a_new_run_until_overwrite(finished_run, tmp
     assert "--resume " in capsys.readouterr().err
     assert main([*command, "--overwrite", "--timesteps", "128"]) == 0
     assert json.loads((tmp_path / "run" / "run.json").read_text())["timesteps"] == 128
+
+
+def test_a_bfloat16_update_fits_the_float32_weights_of_a_rollout():
+    torch.manual_seed(0)
+    batch = RolloutBatch("oware", 8, seed=0)
+    batch.opponent = "greedy"
+    batch.restart(1)
+    policy = ActorCritic(16, 6, [16])
+    rollout = batch.collect(policy, 8, torch.device("cpu"))
+    assert rollout.masks.gather(2, rollout.actions.unsqueeze(-1)).all()  # legal moves only
+    before = [p.detach().clone() for p in policy.parameters()]
+    ppo, batched = PPOSettings(batch_size=16, n_epochs=1), BatchedSettings(precision="bfloat16")
+    loss = ppo_loss(policy, ppo, batched)
+    update(loss, new_optimizer(loss, 1e-3), rollout, ppo, batched)
+    after = list(policy.parameters())
+    assert all(p.dtype == torch.float32 for p in after)
+    assert all(not torch.equal(a, b) for a, b in zip(before, after, strict=True))

@@ -1,6 +1,7 @@
 """The update: `n_epochs` passes over the rollout in shuffled minibatches of `batch_size`
 moves (the last one of a pass shorter when they do not divide the rollout), each a step of
-Adam on TorchRL's PPO loss with the gradient's norm clipped, as MaskablePPO updates."""
+Adam on TorchRL's PPO loss with the gradient's norm clipped, as MaskablePPO updates (the
+loss's forward passes in bfloat16 when `precision` asks for it)."""
 
 from __future__ import annotations
 
@@ -62,10 +63,14 @@ def update(
     rows = len(data)
     parameters = list(loss.parameters())
     entropy, count = 0.0, 0
+    autocast = torch.autocast(
+        data.device.type, dtype=torch.bfloat16, enabled=batched.precision == "bfloat16"
+    )
     for _ in range(ppo.n_epochs):
         order = torch.randperm(rows, device=data.device)
         for start in range(0, rows, ppo.batch_size):
-            terms = loss(data[order[start : start + ppo.batch_size]])
+            with autocast:
+                terms = loss(data[order[start : start + ppo.batch_size]])
             total = terms["loss_objective"] + terms["loss_critic"] + terms["loss_entropy"]
             optimizer.zero_grad(set_to_none=True)
             total.backward()
