@@ -142,7 +142,14 @@ def show(args: argparse.Namespace) -> int:
 def play_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("variant", help="rule set name (see 'mancala variants')")
     parser.add_argument("--opponent", default="greedy", help="agent spec of the other player")
-    parser.add_argument("--seat", type=integer(0, 1), default=0, help="your seat (0 moves first)")
+    parser.add_argument(
+        "--seat",
+        type=integer(0, 1),
+        default=0,
+        help="your seat: 0 is player_0, 1 is player_1; who moves first is the rule set's "
+        "first_player option, drawn from --seed where its source draws it, as in oware (see "
+        "'mancala variants')",
+    )
     parser.add_argument("--agent", default="human", help="agent spec for your seat (default: you)")
     parser.add_argument(
         "--seed", type=seed_type, default=None, help="random seed of the game and agents"
@@ -165,6 +172,10 @@ def play(args: argparse.Namespace) -> int:
     game.reset(np.random.default_rng(args.seed))
     color = wants_color(args.color)
     print(f"{game.variant.title}: player_0 is {specs[0]}, player_1 is {specs[1]}")
+    first = game.options.first_player
+    print(
+        f"player_{game.to_move} moves first (first_player={first}{': drawn' * (first == 'random')})"
+    )
     if any(isinstance(player, HumanAgent) for player in players.values()):
         print("Type a move, 'help' for the legal moves and what they do, or 'quit' to stop.")
     print(render_ansi(game.snapshot(), color=color))

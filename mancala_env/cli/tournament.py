@@ -160,8 +160,10 @@ def tournament_options(parser: argparse.ArgumentParser) -> None:
         "--openings",
         type=integer(0, MAX_GAMES),
         default=None,
-        help="random opening lines (default: the rule set's shipped suite, else one line a "
-        "couple of games; 0: every game from the starting position)",
+        help="random opening lines (default: the rule set's shipped suite when it has a line "
+        "for every couple of games, else one random line a couple; 0: every game from the "
+        "starting position). A match plays one random line a pair by default: it may need "
+        "thousands of pairs, more than a shipped suite has lines",
     )
     add_opening_line_arguments(parser, "play from this opening suite's entries")
     add_runner_arguments(parser, "the SQLite store")
@@ -292,7 +294,10 @@ def match_options(parser: argparse.ArgumentParser) -> None:
         "--openings",
         type=integer(0, MAX_PAIRS),
         default=None,
-        help="random opening lines the pairs cycle through (default: one for each pair)",
+        help="random opening lines the pairs cycle through (default: one random line a pair, "
+        "as a match may need thousands of pairs and a repeated line repeats the games of "
+        "deterministic agents; a tournament plays the rule set's shipped suite by default, "
+        "and --opening-suite VARIANT plays it here, its lines cycling)",
     )
     add_opening_line_arguments(parser, "pair k from entry k of this opening suite")
     add_runner_arguments(parser, "the SQLite store (resumable)")

@@ -1,5 +1,6 @@
 """`mancala play` driven through its standard input, as a person at a terminal would."""
 
+import contextlib
 import io
 import sys
 from types import SimpleNamespace
@@ -84,3 +85,18 @@ def test_digits_no_house_can_have_are_explained_not_a_traceback(play):
     assert f"There is no house {'9' * 20}.... Legal moves: 1, 2, 3, 4, 5, 6." in out
     assert "'١' is not a move." in out
     assert out.splitlines()[-1] == "player_0 quit: the game ends unfinished after 0 moves"
+
+
+def test_the_help_and_the_game_say_who_moves_first(play, capsys):
+    """Seat 0 is player_0, who does not always move first: Oware draws its first player, so the
+    help names the rule set's `first_player` and the game says who begins and why."""
+    with contextlib.suppress(SystemExit):
+        main(["play", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "0 moves first" not in shown
+    assert "first_player" in shown and "drawn" in shown
+    drawn = play("oware", "--agent", "random", "--opponent", "random", "--seed", "0")
+    assert drawn.returncode == 0, drawn.stderr
+    assert drawn.stdout.splitlines()[1] == "player_1 moves first (first_player=random: drawn)"
+    fixed = play("ayoayo", "--agent", "random", "--opponent", "random", "--seed", "0")
+    assert fixed.stdout.splitlines()[1] == "player_0 moves first (first_player=player_0)"

@@ -38,9 +38,18 @@ def test_readme_has_examples():
     assert len(PYTHON_BLOCKS) >= 2
 
 
-@pytest.mark.parametrize("block", PYTHON_BLOCKS)
-def test_readme_python_example_runs(block):
+# what each example's last line prints: what happened in its games
+PRINTED = (
+    r"\d+ moves, seeds captured \[\d+, \d+\], rewards \{'player_0': (-?1|0)\.0, "
+    r"'player_1': (-?1|0)\.0\}",
+    r"[1-9]\d* games finished, mean reward [+-]\d\.\d\d against alpha-beta",
+)
+
+
+@pytest.mark.parametrize(("block", "printed"), list(zip(PYTHON_BLOCKS, PRINTED, strict=True)))
+def test_readme_python_example_runs_and_says_what_happened(block, printed, capsys):
     exec(compile(block, "README.md", "exec"), {})
+    assert re.fullmatch(printed, capsys.readouterr().out.strip())
 
 
 def test_readme_table_lists_every_rule_set_once():

@@ -4,6 +4,7 @@ to the same decision."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 
@@ -151,3 +152,20 @@ def test_a_schedule_made_lazily_from_any_game_is_the_schedule(monkeypatch):
     games = scheduled(match, start=2 * 30_000)  # a match resumed at pair 30,000 of 50,000
     assert [next(games).index for _ in range(6)] == list(range(60_000, 60_006))
     assert len(made) == 3  # the three pairs' openings, and no other
+
+
+def help_of(capsys, command: str) -> str:
+    with contextlib.suppress(SystemExit):
+        main([command, "--help"])
+    return " ".join(capsys.readouterr().out.split())
+
+
+def test_match_and_tournament_say_where_their_games_start_and_why_they_differ(capsys):
+    """A tournament plays the shipped suite by default where a match plays random lines: each
+    command's help says its own default, the other's, and why."""
+    match, tournament = help_of(capsys, "match"), help_of(capsys, "tournament")
+    assert "default: one random line a pair" in match
+    assert "a tournament plays the rule set's shipped suite" in match
+    assert "--opening-suite VARIANT" in match
+    assert "default: the rule set's shipped suite" in tournament
+    assert "A match plays one random line a pair by default" in tournament
