@@ -33,8 +33,12 @@ actions with ``env.action_space.sample(mask=info["action_mask"])`` or use `actio
 (what sb3-contrib's `MaskablePPO` reads). Stepping after the episode has ended (terminated or
 truncated) raises: reset to play again.
 
-`observation_names` names each number of the observation (docs/observations.md). Rendering:
-``render_mode="rgb_array"`` draws a 640 x 240 image times `scale` (an integer 1..8).
+`observation_names` names each number of the observation (docs/observations.md). Rendering,
+as in the PettingZoo environments (`mancala_env.render.BoardView`): ``render_mode="rgb_array"``
+draws a 640 x 240 image times `scale` (an integer 1..8), ``"ansi"`` the text, and ``"human"``
+shows the board in a pygame window (``pip install 'mancala_env[human]'``; without pygame it
+prints the text), drawn by `reset` and every `step`, after the opponent's moves, as Gymnasium's
+human mode is (`render()` then returns None).
 
 Info: ``action_mask`` (all zeros once the episode has ended) and ``seat``; once the game is
 over, also ``end_reason`` and ``winner`` (the winning seat, None for a draw).
@@ -96,7 +100,7 @@ class SingleAgentEnv(gymnasium.Env):
     Keyword arguments other than the environment's own are the rule set's options.
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 2}
 
     def __init__(
         self,
@@ -133,7 +137,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.illegal = illegal
         self.max_moves = check_max_moves(max_moves)
         self.render_mode = render_mode
-        self.view = BoardView(render_mode, scale)
+        self.view = BoardView(render_mode, scale, self.metadata["render_fps"])
         self.encoding = ObservationEncoding(observation, self.game.params, self.game.variant.name)
         self.observation_space = self.encoding.space
         self.observation_names = self.encoding.names
@@ -155,6 +159,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._score = self._agent_score()
         self._play_opponent(limit=None)
         self._ended = False
+        self._render_human()
         return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -173,6 +178,7 @@ class SingleAgentEnv(gymnasium.Env):
                 raise IllegalActionError(message)
             self._ended = True
             info = {**self._info(), "illegal_action": message}
+            self._render_human()
             return self._observation(), -1.0, True, False, info
         game.step(action)
         self._play_opponent(limit=self.max_moves)
@@ -189,6 +195,7 @@ class SingleAgentEnv(gymnasium.Env):
             reward = 0.0
         self._score = score
         self._ended = terminated or truncated
+        self._render_human()
         return self._observation(), float(reward), terminated, truncated, self._info()
 
     def action_masks(self) -> np.ndarray:
@@ -202,6 +209,12 @@ class SingleAgentEnv(gymnasium.Env):
         self.view.close()
 
     # ---- helpers -----------------------------------------------------------------------------
+    def _render_human(self) -> None:
+        """Show the board, in human mode, where Gymnasium's human mode does: after `reset` and
+        after each `step`."""
+        if self.render_mode == "human":
+            self.render()
+
     def _draw_opponent(self) -> None:
         """This game's opponent, drawn from the pool, and reset when it is an agent."""
         rng = self.np_random

@@ -93,7 +93,7 @@ def test_make_passes_environment_and_rule_options_through():
         ({"seat": True}, "seat must be 0, 1 or 'random'"),
         ({"reward": "elo"}, "choose one of"),
         ({"max_moves": 0}, "positive integer"),
-        ({"render_mode": "human"}, "render_mode 'human'"),
+        ({"render_mode": "window"}, "render_mode 'window'"),
         ({"variant": "warri"}, "known variants: ayoayo"),
         ({"colour": "red"}, "known options: first_player"),
     ],

@@ -2,6 +2,7 @@ import copy
 import re
 import sys
 
+import gymnasium
 import numpy as np
 import pytest
 
@@ -322,3 +323,37 @@ def test_human_mode_opens_a_pygame_window_with_the_image(monkeypatch):
     assert twin.view._window is None and twin.view.scale == 2
     env.close()
     assert not pygame.display.get_init()
+
+
+def test_gymnasium_human_mode_draws_the_window_after_reset_and_every_step(monkeypatch):
+    """The single-agent environment has the PettingZoo environments' human mode, drawn as
+    Gymnasium's human mode is: by `reset` and `step` themselves, `render()` returning None."""
+    pygame = pytest.importorskip("pygame")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    made = gymnasium.make("mancala_env/MightyMen-v1", render_mode="human")
+    assert "human" in made.metadata["render_modes"] and made.unwrapped.render_mode == "human"
+    made.close()
+    env = SingleAgentEnv("mighty_men", opponent="greedy", seat=0, render_mode="human", scale=2)
+
+    def shown() -> np.ndarray:
+        return pygame.surfarray.array3d(pygame.display.get_surface()).swapaxes(0, 1)
+
+    _, info = env.reset(seed=0)
+    assert np.array_equal(shown(), render_rgb(env.game.snapshot(), 2))
+    before = env.game.move_number
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert env.game.move_number > before
+    assert np.array_equal(shown(), render_rgb(env.game.snapshot(), 2))  # after the opponent's
+    assert env.render() is None
+    env.close()
+    assert not pygame.display.get_init()
+
+
+def test_gymnasium_human_mode_without_pygame_prints_the_board_at_each_step(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "pygame", None)  # import pygame raises ImportError
+    env = SingleAgentEnv("oware", seat=0, render_mode="human")
+    with pytest.warns(UserWarning, match=r"mancala_env\[human\]"):
+        _, info = env.reset(seed=0)
+    assert capsys.readouterr().out.strip() == render_ansi(env.game.snapshot()).strip()
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert capsys.readouterr().out.strip() == render_ansi(env.game.snapshot()).strip()
