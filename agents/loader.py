@@ -70,11 +70,12 @@ SPEC_FORMS = (
 
 
 class SpecError(ValueError):
-    """An agent spec that does not name an agent; the message lists the valid forms."""
+    """An agent spec that does not name an agent, in one line: what is wrong and, unless
+    `forms` is false (an agent refused for the command, not for its form), the valid forms."""
 
-    def __init__(self, spec: Any, problem: str) -> None:
-        forms = "\n".join(f"  {form}" for form in SPEC_FORMS)
-        super().__init__(f"bad agent spec {spec!r}: {problem}\nvalid agent specs:\n{forms}")
+    def __init__(self, spec: Any, problem: str, forms: bool = True) -> None:
+        said = f" (valid agent specs: {' | '.join(SPEC_FORMS)})" if forms else ""
+        super().__init__(f"bad agent spec {spec!r}: {problem}{said}")
         self.problem = problem
 
 
@@ -426,7 +427,7 @@ def check_unattended(spec: str, command: str) -> None:
     """Refuse (`SpecError`) an agent that asks a person for its moves where `command` plays
     with no one at the terminal: ``human`` would wait on standard input, or end at its end."""
     if parse_spec(spec)[0] == "human":
-        raise SpecError(spec, f"{command} plays without people; choose another agent")
+        raise SpecError(spec, f"{command} plays without people; choose another agent", False)
 
 
 def load_agent(spec: str, variant: str | None = None, seed: int | None = None) -> Agent:

@@ -253,6 +253,7 @@ def test_a_malformed_spec_is_loaded_in_range_or_refused_in_one_line(drawn):
         agent = load_agent(spec)
     except SpecError as error:
         assert str(error).startswith(f"bad agent spec {spec!r}: ")
+        assert "\n" not in str(error)  # one line, the valid forms on it
         return
     except ValueError as error:  # an unknown key reads as part of az's file name
         assert kind.startswith("az:") and len(str(error).splitlines()) == 1

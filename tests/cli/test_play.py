@@ -72,7 +72,10 @@ def test_help_lists_the_moves_and_quit_ends_the_game_with_status_0(play):
 def test_a_bad_agent_spec_is_named_with_the_valid_forms(play):
     run = play("oware", "--opponent", "alphabeta:depht=3")
     assert run.returncode == 2
-    assert "bad agent spec 'alphabeta:depht=3'" in run.stderr and "valid agent specs" in run.stderr
+    assert (
+        "bad agent spec 'alphabeta:depht=3'" in run.stderr
+        and "valid agent specs: random | greedy" in run.stderr
+    )
 
 
 def test_digits_no_house_can_have_are_explained_not_a_traceback(play):

@@ -162,7 +162,7 @@ def test_a_bad_config_is_refused_with_the_allowed_values(kwargs, message):
 
 
 def test_bad_and_human_agent_specs_are_refused():
-    with pytest.raises(SpecError, match="valid agent specs"):
+    with pytest.raises(SpecError, match="valid agent specs: random \\| greedy"):
         TournamentConfig("oware", ("random", "alphabeta:depth=x"))
     with pytest.raises(SpecError, match="without people"):
         TournamentConfig("oware", ("random", "human"))
