@@ -351,6 +351,29 @@ def rllib_selfplay() -> str:
     return "\n".join(lines) + "\n"
 
 
+def ppo_speed() -> str:
+    """Learner steps a second of the two PPO trainers on the same settings, and their time's
+    split."""
+    path = RESULTS / "ppo_speed.json"
+    record = _read_json(path)
+    settings = ", ".join(f"{key} {value}" for key, value in record["settings"].items())
+    lines = [
+        _provenance(path, record, "`benchmarks/ppo_speed.py`"),
+        f"Settings: {settings} ({record['variant']}).\n",
+        "| trainer | steps/s (best turn) | every turn | x MaskablePPO | engine | forward | "
+        "update |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name, row in record["trainers"].items():
+        share = row["share_of_time"]
+        turns = ", ".join(f"{rate:,}" for rate in row["all_turns_steps_per_second"])
+        lines.append(
+            f"| {name} | {row['steps_per_second']:,} | {turns} | {row['speed_up']:.2f} "
+            f"| {share['engine']:.0%} | {share['forward']:.0%} | {share['update']:.0%} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def atlas() -> str:
     """Each rule set's first-player score and draw rate under self-play from the start, with
     the exact value of a board solved whole."""
@@ -493,4 +516,5 @@ def pages() -> dict[str, str]:
         "relay_lengths.md": relay_lengths(),
         "test_times.md": test_times(),
         "rllib_selfplay.md": rllib_selfplay(),
+        "ppo_speed.md": ppo_speed(),
     }

@@ -102,8 +102,10 @@ def finished_run(tmp_path_factory) -> Path:
 
 def test_the_config_file_reads_as_the_settings_and_defaults_to_the_ppo_routes(finished_run):
     assert load_batched_config("oware", finished_run / "tiny.toml") == TINY
-    own = load_batched_config("oware")  # no file of its own: the MaskablePPO route's file
-    assert own.run.opponents[-1] == "self" and own.batched == BatchedSettings()
+    own = load_batched_config("oware")  # train/configs/batched_ppo/oware.toml
+    assert own.batched.precision == "bfloat16" and own.run.n_envs == 128
+    shared = load_batched_config("ayoayo")  # no file of its own: the MaskablePPO route's file
+    assert shared.run.opponents[-1] == "self" and shared.batched == BatchedSettings()
     assert load_batched_config("ncho") == BatchedPPOConfig()  # no file at all: the defaults
 
 
