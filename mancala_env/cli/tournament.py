@@ -321,6 +321,7 @@ def match(args: argparse.Namespace) -> int:
         run_match,
     )
     from mancala_env.agents.tournament.repeats import repeat_warning
+    from mancala_env.agents.tournament.runner import check_before_storing
     from mancala_env.agents.tournament.schedule import describe_openings
 
     from ..escaping import for_terminal
@@ -339,7 +340,10 @@ def match(args: argparse.Namespace) -> int:
             seed=args.seed,
             opening_suite=suite,
         )
-    except (TypeError, ValueError) as error:
+        # refused before the header, as run_match refuses before its store: the agents and the
+        # backend (their loaded agents are kept for the games)
+        check_before_storing(config, args.backend, args.workers, args.ray_address)
+    except (TypeError, ValueError, BackendError) as error:
         return fail("match", error)
     print(
         f"SPRT {args.agent} vs {args.baseline} ({args.variant}): H0 {sprt.elo0:g} Elo, "

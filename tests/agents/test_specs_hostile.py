@@ -131,8 +131,8 @@ def test_the_commands_refuse_an_exiting_python_spec_in_one_line(tmp_path, capsys
     if argv[0] != "metrics":
         argv = [*argv, "--db", str(db)]
     status = main(argv)
-    err = capsys.readouterr().err
-    assert status == 2
+    out, err = capsys.readouterr()
+    assert status == 2 and out == ""  # refused before anything is played or printed
     assert err.startswith(f"mancala {argv[0]}: error: bad agent spec 'python:sys:exit': ")
     assert "is not an agent" in err.splitlines()[0]
     assert list(tmp_path.iterdir()) == []  # no store was made
