@@ -146,6 +146,9 @@ def test_a_resumed_run_ends_with_the_weights_of_the_run_that_went_on(finished_ru
     assert all(torch.equal(mine[name], unbroken[name]) for name in mine)
     with pytest.raises(batched_run.NothingToDo):
         train_batched_ppo("oware", TINY, out, resume=out / "checkpoints" / "step_512.zip")
+    (out / "checkpoints" / "step_256.pt").write_bytes(b"not tensors")
+    with pytest.raises(ValueError, match="^cannot resume from .*step_256.zip: "):
+        train_batched_ppo("oware", TINY, out, resume=checkpoint, progress=False)
     (out / "checkpoints" / "step_256.pt").unlink()
     with pytest.raises(ValueError, match="has its step_256.pt beside it"):
         train_batched_ppo("oware", TINY, out, resume=checkpoint, progress=False)
