@@ -1,7 +1,7 @@
 """What a training run's settings are checked for before the run writes a file: every agent
 they name is built (a file it names read), an opening suite they name is read, the network they
-describe fits in a network file. A setting that fails here fails before ``--out`` is claimed,
-not hours into the run."""
+describe fits in a network file, the positions they keep fit in a checkpoint. A setting that
+fails here fails before ``--out`` is claimed, not hours into the run."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from mancala_env.agents.tournament.openings import read_suite, resolve_suite
 from mancala_env.inputs import byte_size
 
 from .az.config import AZConfig
+from .az.games import MAX_BUFFER_BYTES, MAX_KEPT_BYTES, position_bytes
 from .config import SELF
 
 
@@ -38,12 +39,22 @@ def check_az_settings(variant: str, options: dict[str, Any], config: AZConfig) -
     """Everything an expert-iteration run of `config` will read or build, checked now: its
     network's size, its opponents, its teacher's endgame database and its evaluation suite."""
     game = Game(variant, **options)
-    size = float32_bytes(network_meta(game, config.hidden))
+    meta = network_meta(game, config.hidden)
+    size = float32_bytes(meta)
     if size > MAX_NETWORK_BYTES:
         raise ValueError(
             f"hidden {config.hidden} makes a network of {byte_size(size)}; a network file holds "
             f"at most {byte_size(MAX_NETWORK_BYTES)}: ask for narrower or fewer layers"
         )
+    row = position_bytes(meta)
+    for name in ("buffer", "generation"):  # a generation is held whole before it joins them
+        count = getattr(config, name)
+        if count * row > MAX_KEPT_BYTES:
+            raise ValueError(
+                f"{name} {count:,} holds positions of {row} bytes each ({variant}), "
+                f"{byte_size(count * row)}; a checkpoint keeps at most "
+                f"{byte_size(MAX_BUFFER_BYTES)} of them: ask for at most {MAX_KEPT_BYTES // row:,}"
+            )
     check_opponents(config.opponents, variant, "opponents")
     if config.endgames is not None:
         try:

@@ -306,6 +306,7 @@ def run(args: argparse.Namespace) -> int:
     from mancala_env.agents.ppo import ModelLoadError
 
     try:
+        from .files import TrainingDiverged
         from .run import NothingToDo, TrainingInterrupted
 
         train = {"ppo": _train_ppo, "az": _train_az, "batched-ppo": _train_batched_ppo}[args.algo]
@@ -318,6 +319,8 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:  # a folder that cannot be written after all, a full disk
         where = error.filename or out
         return fail("train", f"cannot write {where}: {error.strerror}", status=1)
+    except TrainingDiverged as error:
+        return fail("train", error, status=1)
     except NothingToDo as done:
         print(f"mancala train: {done}", file=sys.stderr)
         return 0

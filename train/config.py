@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mancala_env.agents.tournament import MAX_GAMES
 from mancala_env.inputs import integer, is_integer, number
 from mancala_env.readers import parse_toml, read_bytes
 
@@ -19,6 +20,14 @@ MAX_COUNT = 2**53  # a budget or count kept exact as a float (a learning rate's 
 MAX_LAYERS = 64
 MAX_WIDTH = 65_536
 MAX_WEIGHTS = 64 * 1024 * 1024
+# what a run's memory holds: a rollout keeps each move's observation and mask (4 Mi moves: some
+# GB), the pool a loaded model a snapshot (and a checkpoint names each, `run.MAX_SNAPSHOTS`)
+MAX_ROLLOUT = 4 * 1024 * 1024
+MAX_POOL = 1_000
+MAX_EPOCHS = 1_000  # passes over a rollout: each is a whole rollout's minibatches
+# a learning rate's bound: Adam's steps are of its size, and with a weight decay of at most 1
+# AdamW's decay never turns a weight past 0
+MAX_LEARNING_RATE = 1.0
 
 
 @dataclass
@@ -36,14 +45,15 @@ class PPOSettings:
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
 
     def __post_init__(self) -> None:
-        _positive_int("n_steps", self.n_steps)
-        _positive_int("batch_size", self.batch_size, low=2)  # a minibatch of one has no spread
-        _positive_int("n_epochs", self.n_epochs)
-        number(self.learning_rate, "learning_rate", 0, None, low_open=True)
+        _positive_int("n_steps", self.n_steps, high=MAX_ROLLOUT)
+        # a minibatch of one has no spread; one is cut from a rollout (`TrainConfig` checks it)
+        _positive_int("batch_size", self.batch_size, low=2, high=MAX_ROLLOUT)
+        _positive_int("n_epochs", self.n_epochs, high=MAX_EPOCHS)
+        number(self.learning_rate, "learning_rate", 0, MAX_LEARNING_RATE, low_open=True)
         number(self.gamma, "gamma", 0, 1)
         number(self.gae_lambda, "gae_lambda", 0, 1)
-        number(self.clip_range, "clip_range", 0, None, low_open=True)
-        number(self.ent_coef, "ent_coef", 0, None)
+        number(self.clip_range, "clip_range", 0, 1, low_open=True)  # the ratio's clip, 1 +- it
+        number(self.ent_coef, "ent_coef", 0, 1)
         if not isinstance(self.net_arch, list) or not all(
             is_integer(width, numpy=False) and width >= 1 for width in self.net_arch
         ):
@@ -81,13 +91,10 @@ class TrainConfig:
     ppo: PPOSettings = field(default_factory=PPOSettings)
 
     def __post_init__(self) -> None:
-        for name in ("timesteps", "snapshot_every", "pool_size", "eval_every",
-                     "checkpoint_every"):  # fmt: skip
+        for name in ("timesteps", "snapshot_every", "eval_every", "checkpoint_every"):
             _positive_int(name, getattr(self, name))
+        _positive_int("pool_size", self.pool_size, high=MAX_POOL)
         _positive_int("n_envs", self.n_envs, high=MAX_ENVS)
-        _positive_int("eval_games", self.eval_games)
-        if self.eval_games % 2:
-            raise ValueError(f"eval_games must be even (both seats), got {self.eval_games}")
         number(self.self_share, "self_share", 0, 1)
         for name in ("opponents", "eval_opponents"):
             specs = getattr(self, name)
@@ -95,14 +102,27 @@ class TrainConfig:
                 raise ValueError(f"{name} must be a list of agent specs (texts), got {specs!r}")
         if not self.opponents:
             raise ValueError("opponents must name at least one opponent")
+        if not self.eval_opponents or SELF in self.eval_opponents:
+            raise ValueError(
+                "eval_opponents must name 1 or more different baselines (agent specs, not "
+                f"'{SELF}'), got {self.eval_opponents!r}"
+            )
+        check_evaluation(self.eval_games, self.eval_opponents, "eval_opponents")
         if not isinstance(self.ppo, PPOSettings):
             raise ValueError(
                 f"ppo must be MaskablePPO's settings (a [ppo] table), got {self.ppo!r}"
             )
-        if self.rollout < 2:
+        if not 2 <= self.rollout <= MAX_ROLLOUT:
             raise ValueError(
-                f"a rollout must hold 2 moves or more: n_envs {self.n_envs} x n_steps "
-                f"{self.ppo.n_steps} is {self.rollout}"
+                f"a rollout must hold from 2 to {MAX_ROLLOUT:,} moves: n_envs {self.n_envs} x "
+                f"n_steps {self.ppo.n_steps} is {self.rollout:,}"
+            )
+        if self.ppo.batch_size > self.rollout:
+            raise ValueError(
+                f"[ppo] batch_size {self.ppo.batch_size} is more than a rollout's "
+                f"{self.rollout:,} moves (n_envs {self.n_envs} x n_steps {self.ppo.n_steps}), "
+                f"which its minibatches are cut from: ask for at most {self.rollout:,}, or more "
+                "games"
             )
         if self.opponents == [SELF] and self.self_share < 1:
             raise ValueError("with only 'self' among the opponents, self_share must be 1")
@@ -136,6 +156,23 @@ class TrainConfig:
 def _positive_int(name: str, value: Any, low: int = 1, high: int = MAX_COUNT) -> None:
     """A count setting: a Python integer (the config is written to JSON as given)."""
     integer(value, name, low, high, numpy=False)
+
+
+def check_evaluation(games: Any, baselines: list[Any], name: str) -> None:
+    """An evaluation's gauntlet as the tournament will play it, checked before the run writes a
+    file: the baselines (the setting `name`) differ, and `eval_games` against each is even and
+    keeps the evaluation within a tournament's `MAX_GAMES`."""
+    twice = sorted({str(b) for b in baselines if baselines.count(b) > 1})
+    if twice:
+        raise ValueError(f"{name} must differ; given more than once: {', '.join(twice)}")
+    high = MAX_GAMES // max(len(baselines), 1)
+    if not is_integer(games, numpy=False) or not 2 <= games <= high:
+        raise ValueError(
+            f"eval_games must be an integer from 2 to {high:,} (an evaluation plays at most "
+            f"{MAX_GAMES:,} games, against {len(baselines)} of {name}), got {games!r}"
+        )
+    if games % 2:
+        raise ValueError(f"eval_games must be even (both seats), got {games}")
 
 
 def _build(cls: type, values: Any, where: str) -> Any:

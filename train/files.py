@@ -1,6 +1,7 @@
 """Files a run writes whole or not at all (`mancala_env.outputs.write_atomically`): a run
 stopped at any moment (Ctrl-C, a kill, a full disk) leaves each model, checkpoint and summary as
-it was before or as it is after a save, never half written."""
+it was before or as it is after a save, never half written; and never of weights that are no
+longer finite numbers (`check_finite`)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,26 @@ from typing import Any
 from mancala_env.outputs import write_atomically
 
 
+class TrainingDiverged(Exception):
+    """The network's weights are no longer finite numbers (its updates overflowed): the run
+    stops before it writes them, its newest checkpoint the last of finite weights."""
+
+
+def check_finite(parameters: Iterable[Any], when: str) -> None:
+    """TrainingDiverged unless every tensor of `parameters` holds finite numbers only; `when`
+    says at what point of the run (``after generation 3``)."""
+    if not all(bool(tensor.isfinite().all()) for tensor in parameters):
+        raise TrainingDiverged(
+            f"the network's weights are no longer finite {when} (inf or nan), so they are not "
+            "written; the newest checkpoint holds the last finite ones: resume from it with a "
+            "lower learning_rate"
+        )
+
+
 def save_model(model: Any, path: str | Path) -> Path:
-    """`model.save` into memory, then `write_atomically` to `path`."""
+    """`model.save` into memory, then `write_atomically` to `path`; TrainingDiverged, nothing
+    written, when the model's weights are not all finite."""
+    check_finite(model.policy.parameters(), f"when {Path(path).name} was to be saved")
     buffer = io.BytesIO()
     model.save(buffer)
     write_atomically(path, buffer.getvalue())

@@ -362,6 +362,19 @@ def _edit_buffer(path, change):
     np.savez(path, **arrays)
 
 
+def _edit_network(path):
+    network, _ = read_network(path)
+    network.policy[1][0] += 1
+    path.write_bytes(network.to_bytes())
+
+
+def _other_network(path):
+    from mancala_env.train.az.run import _Run
+
+    run = _Run("oware", {"grand_slam": "capture"}, tiny(hidden=[9]), seed=0)
+    path.write_bytes(run.net.network().to_bytes())
+
+
 @pytest.mark.parametrize(
     "edit, message",
     [
@@ -391,6 +404,13 @@ def _edit_buffer(path, change):
         (lambda s, b: _edit_buffer(b, lambda a: a["policy"].fill(-5)), "not probabilities"),
         (lambda s, b: _edit_buffer(b, lambda a: a["legal"].fill(False)), "has no legal move"),
         (lambda s, b: _edit_buffer(b, lambda a: a.update(extra=np.zeros(1))), "unknown members"),
+        # the network file, which a resumed run used not to read (it went on from the .pt)
+        (lambda s, b: s.with_suffix(".npz").write_bytes(b"garbage"), r"gen_1\.npz: gen_1\.npz: "),
+        (
+            lambda s, b: _edit_network(s.with_suffix(".npz")),
+            "does not hold the weights of gen_1.pt",
+        ),
+        (lambda s, b: _other_network(s.with_suffix(".npz")), "is a network of another hidden than"),
     ],
 )
 def test_a_checkpoint_whose_state_or_kept_positions_are_impossible_is_refused(

@@ -68,7 +68,7 @@ def test_configs_load_and_bad_ones_are_named(tmp_path):
 
 
 def test_the_budget_is_rounded_up_to_whole_rollouts_and_said_so_only_then():
-    config = TrainConfig(timesteps=1000, n_envs=8, ppo=PPOSettings(n_steps=64))
+    config = TrainConfig(timesteps=1000, n_envs=8, ppo=PPOSettings(n_steps=64, batch_size=512))
     assert config.rollout == 512
     assert config.planned_timesteps() == 1024
     assert config.planned_timesteps(done=100) == 1124  # a resumed run counts on from its step

@@ -10,12 +10,26 @@ from pathlib import Path
 from typing import Any
 
 from mancala_env.agents.alphabeta import MAX_DEPTH
-from mancala_env.inputs import MAX_WORKERS, number
+from mancala_env.inputs import MAX_WORKERS, is_integer, number
 
-from ..config import MAX_COUNT, MAX_ENVS, SELF, _build, _positive_int, read_toml
+from ..config import (
+    MAX_COUNT,
+    MAX_ENVS,
+    MAX_LEARNING_RATE,
+    SELF,
+    _build,
+    _positive_int,
+    check_evaluation,
+    read_toml,
+)
 
 CONFIGS = Path(__file__).parent.parent / "configs" / "az"
 DEVICES = ("auto", "cpu", "cuda")
+# positions held at once (`buffer`, and a `generation` before it joins them); `checks` holds
+# both to what a checkpoint keeps, by the bytes of the rule set's positions
+MAX_POSITIONS_HELD = 64 * 1024 * 1024
+MAX_FIT_STEPS = 1_000_000  # minibatches a generation: a fit is not stopped by --max-minutes
+MAX_BATCH = 65_536  # a minibatch's positions, each one-hot encoded (some kB) for the forward pass
 
 
 @dataclass
@@ -65,24 +79,33 @@ class AZConfig:
     device: str = "auto"  # where the network is fitted: auto (a GPU when there is one), cpu, cuda
 
     def __post_init__(self) -> None:
-        for name in ("positions", "generation", "buffer", "fit_steps", "eval_every", "eval_games"):
+        for name in ("positions", "eval_every"):
             _positive_int(name, getattr(self, name))
+        _positive_int("generation", self.generation, high=MAX_POSITIONS_HELD)
+        _positive_int("buffer", self.buffer, low=2, high=MAX_POSITIONS_HELD)
+        _positive_int("fit_steps", self.fit_steps, high=MAX_FIT_STEPS)
         _positive_int("games", self.games, high=MAX_ENVS)
         _positive_int("workers", self.workers, high=MAX_WORKERS)
         _positive_int("teacher_depth", self.teacher_depth, high=MAX_DEPTH)
         if self.teacher_nodes is not None:
             _positive_int("teacher_nodes", self.teacher_nodes)
-        _positive_int("batch_size", self.batch_size, low=2)
+        most = min(self.buffer, MAX_BATCH)
+        if not is_integer(self.batch_size, numpy=False) or not 2 <= self.batch_size <= most:
+            raise ValueError(
+                f"batch_size must be an integer from 2 to {most:,} (a minibatch is drawn from "
+                f"the buffer's {self.buffer:,} positions; {MAX_BATCH:,} at most), "
+                f"got {self.batch_size!r}"
+            )
         _positive_int("random_plies", self.random_plies, low=0)
-        if self.eval_games % 2:
-            raise ValueError(f"eval_games must be even (both seats), got {self.eval_games}")
         number(self.explore, "explore", 0, 1)
         number(self.temperature, "temperature", 0, None, low_open=True)
         number(self.value_scale, "value_scale", 0, None, low_open=True)
-        number(self.learning_rate, "learning_rate", 0, None, low_open=True)
-        number(self.weight_decay, "weight_decay", 0, None)
+        number(self.learning_rate, "learning_rate", 0, MAX_LEARNING_RATE, low_open=True)
+        # AdamW shrinks a weight by learning rate x weight decay a step: at most all of it
+        number(self.weight_decay, "weight_decay", 0, 1)
         if self.final_learning_rate is not None:
-            number(self.final_learning_rate, "final_learning_rate", 0, None, low_open=True)
+            final = self.final_learning_rate
+            number(final, "final_learning_rate", 0, MAX_LEARNING_RATE, low_open=True)
         if self.device not in DEVICES:
             raise ValueError(f"device must be one of {', '.join(DEVICES)}, got {self.device!r}")
         if self.endgames is not None and not isinstance(self.endgames, str):
@@ -103,6 +126,7 @@ class AZConfig:
                 raise ValueError(f"{name} must be a list of positive integers, got {values!r}")
             for value in values:
                 _positive_int(f"each of {name}", value, high=high)
+        check_evaluation(self.eval_games, self.eval_depths, "eval_depths")
 
     def learning_rate_at(self, positions: int) -> float:
         """The learning rate of a fit after `positions` labelled positions."""

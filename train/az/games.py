@@ -55,6 +55,14 @@ class Batch:
 
 
 BATCH_FIELDS = ("observations", "legal", "policy", "value")
+MAX_BUFFER_BYTES = 8 * 1024**3  # a checkpoint's kept positions: 400,000 of Oware's are 46 MB
+MAX_KEPT_BYTES = MAX_BUFFER_BYTES - 1024**2  # their arrays, the archive's headers aside
+
+
+def position_bytes(meta: dict[str, Any]) -> int:
+    """The bytes a labelled position of a network of `meta` takes in a `Batch`: its int16
+    observation, a legal flag, a float32 probability a move, and its float32 value."""
+    return 2 * len(meta["observation_high"]) + 5 * meta["n_actions"] + 4
 
 
 @dataclass(frozen=True)

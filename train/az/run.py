@@ -26,6 +26,7 @@ and fitting, not the evaluations.
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import math
 import multiprocessing
@@ -41,7 +42,13 @@ import torch
 from tqdm import tqdm
 
 from mancala_env import Game
-from mancala_env.agents.network import NetworkError, network_meta, read_network
+from mancala_env.agents.network import (
+    MAX_NETWORK_BYTES,
+    NetworkError,
+    network_meta,
+    parse_network,
+    read_network,
+)
 from mancala_env.agents.ppo import ModelLoadError
 from mancala_env.agents.tournament import (
     TournamentConfig,
@@ -60,11 +67,11 @@ from mancala_env.variants import get_variant
 
 from ..checks import check_az_settings
 from ..config import MAX_COUNT
-from ..files import claim_folder, write_json
+from ..files import check_finite, claim_folder, write_json
 from ..run import NothingToDo, TrainingInterrupted
 from .config import AZConfig
 from .curve import plot_curve
-from .games import BATCH_FIELDS, Batch, Task, play_and_label
+from .games import BATCH_FIELDS, MAX_BUFFER_BYTES, Batch, Task, play_and_label
 from .model import PolicyValueNet, fit
 
 RUN_FILES = (
@@ -76,8 +83,10 @@ RUN_FILES = (
     "run.json",
 )
 KEPT_CHECKPOINTS = 2  # newest checkpoints that keep their optimiser state and buffer
+# a checkpoint's tensors: the fitted weights and AdamW's two moments of each, three networks
+MAX_TENSOR_BYTES = 4 * MAX_NETWORK_BYTES
+SIZE_KEYS = ("variant", "observation_high", "caps", "n_actions", "hidden")  # a network's shape
 MAX_STATE_BYTES = 16 * 1024 * 1024  # a checkpoint's state: some kB a hundred evaluations
-MAX_BUFFER_BYTES = 8 * 1024**3  # kept positions: 400,000 of Oware's are 46 MB
 STATE_FIELDS = ("variant", "options", "seed", "config", "generation", "positions", "games",
                 "seconds", "evaluations")  # fmt: skip
 EVALUATION_FIELDS = ("generation", "positions", "seconds", "network", "scores")
@@ -134,6 +143,9 @@ class _Run:
 
     # ---- checkpoints ---------------------------------------------------------------------
     def save(self, out: Path) -> Path:
+        """Write the checkpoint of this generation (TrainingDiverged, nothing written, when the
+        network's weights are not all finite)."""
+        check_finite(self.net.parameters(), f"after generation {self.generation}")
         folder = out / "checkpoints"
         stem = folder / f"gen_{self.generation}"
         arrays = {} if self.buffer is None else self.buffer.arrays()
@@ -177,7 +189,7 @@ class _Run:
         set with these layers."""
         network, _ = read_network(name)
         mine = self.net.meta
-        for key in ("variant", "observation_high", "n_actions", "hidden"):
+        for key in SIZE_KEYS:
             if network.meta[key] != mine[key]:
                 raise NetworkError(
                     f"--init: the network {str(name)!r} has {key} {network.meta[key]}, and this "
@@ -186,14 +198,20 @@ class _Run:
         self.net.load_network(network)
 
     def restore(self, checkpoint: Path) -> None:
+        """Take up the run that wrote `checkpoint` (a ``gen_N.npz``) from its four files, each
+        read bounded and checked, and checked against each other: ModelLoadError names the
+        first that is not what the run wrote."""
         state = _checkpoint_state(checkpoint, self.variant)
         _check_resumable(state, checkpoint, self)
         try:
             tensors = torch.load(
-                checkpoint.with_suffix(".pt"), map_location=self.device, weights_only=True
+                io.BytesIO(read_bytes(checkpoint.with_suffix(".pt"), MAX_TENSOR_BYTES)),
+                map_location=self.device,
+                weights_only=True,
             )
             self.net.load_state_dict(tensors["net"])
             self.optimizer.load_state_dict(tensors["optimizer"])
+            _check_same_weights(checkpoint, self.net)
             for group in self.optimizer.param_groups:  # the settings given now, not the saved
                 group["weight_decay"] = self.config.weight_decay
             kept = read_bytes(checkpoint.with_suffix(".buffer.npz"), MAX_BUFFER_BYTES)
@@ -208,6 +226,30 @@ class _Run:
             raise ModelLoadError(f"cannot resume from {checkpoint}: {reason}") from None
         for key in ("generation", "positions", "games", "seconds", "evaluations"):
             setattr(self, key, state[key])
+
+
+def _check_same_weights(checkpoint: Path, net: PolicyValueNet) -> None:
+    """ValueError unless the network file `checkpoint` holds the weights `net` took from the
+    checkpoint's ``.pt``: the run writes the two together, goes on from the ``.pt``, and ships
+    and evaluates the network file, so a file that differs is of another run or broken."""
+    network = parse_network(read_bytes(checkpoint, MAX_NETWORK_BYTES), checkpoint.name)
+    fitted = net.network()
+    differ = [key for key in SIZE_KEYS if network.meta[key] != fitted.meta[key]]
+    if differ:
+        raise ValueError(
+            f"{checkpoint.name} is a network of another {', '.join(differ)} than "
+            f"{checkpoint.stem}.pt's"
+        )
+    for theirs, ours in zip(
+        [*network.layers, network.policy, network.value],
+        [*fitted.layers, fitted.policy, fitted.value],
+        strict=True,
+    ):
+        if not all(np.array_equal(a, b) for a, b in zip(theirs, ours, strict=True)):
+            raise ValueError(
+                f"{checkpoint.name} does not hold the weights of {checkpoint.stem}.pt (the run "
+                "writes them together)"
+            )
 
 
 def _checked_buffer(
@@ -249,16 +291,12 @@ def _checked_buffer(
 
 
 def _npz(arrays: dict[str, np.ndarray]) -> bytes:
-    import io
-
     buffer = io.BytesIO()
     np.savez(buffer, **arrays)
     return buffer.getvalue()
 
 
 def _torch_bytes(tensors: dict[str, Any]) -> bytes:
-    import io
-
     buffer = io.BytesIO()
     torch.save(tensors, buffer)
     return buffer.getvalue()
