@@ -35,6 +35,7 @@ SCHEMA_VERSION = 1
 SQLITE_HEADER = b"SQLite format 3\x00"  # how every SQLite file begins
 _HEADER_JOURNAL = 18  # the header byte that is 2 in a file in write-ahead-log mode
 _LOCK_TIMEOUT = 60  # seconds a process waits for another that holds the file
+MAX_FIELD_BYTES = 16 * 1024 * 1024  # a field read or written: the longest game's moves are kB
 _GAME_COLUMNS = "".join(f"    {definition},\n" for definition in column_definitions())
 SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS tournaments (
@@ -52,6 +53,16 @@ _TABLES = {
     "tournaments": ("key", "config", "created"),
     "games": ("id", *COLUMNS, "finished"),
 }
+
+
+def _bound_fields(db: sqlite3.Connection) -> None:
+    """Rows as `sqlite3.Row`, and no field of more than `MAX_FIELD_BYTES` read or written: SQLite
+    refuses a longer one (``string or blob too big``) before it is in memory, so a store whose
+    field holds a gigabyte is refused as a damaged one is (Python 3.11 and later: 3.10's
+    sqlite3 cannot set the bound)."""
+    db.row_factory = sqlite3.Row
+    if hasattr(db, "setlimit"):
+        db.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_FIELD_BYTES)
 
 
 class StoreError(ValueError):
@@ -108,7 +119,7 @@ class GameStore:
             db = sqlite3.connect(self.path, timeout=_LOCK_TIMEOUT, isolation_level=None)
         except sqlite3.Error as error:
             raise StoreError(f"cannot {verb} {self.path}: {error}") from None
-        db.row_factory = sqlite3.Row
+        _bound_fields(db)
         deadline = time.monotonic() + _LOCK_TIMEOUT
         while True:
             with self._closed_on_failure(db):
@@ -180,7 +191,7 @@ class GameStore:
             queries = queries[1:]
         for query in queries:
             db = sqlite3.connect(query, uri=True, timeout=_LOCK_TIMEOUT, isolation_level=None)
-            db.row_factory = sqlite3.Row
+            _bound_fields(db)
             with self._closed_on_failure(db):
                 try:
                     self._check_version(db)

@@ -6,11 +6,14 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import sys
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
 from mancala_env.agents.tournament import GameStore, StoreError, TournamentConfig, run_tournament
+from mancala_env.agents.tournament.store import MAX_FIELD_BYTES
 from mancala_env.cli import main
 
 CONFIG = TournamentConfig("ayoayo", ("random", "greedy"), games_per_pair=2)
@@ -375,3 +378,19 @@ def test_replay_prints_nothing_of_a_record_with_an_unknown_variant(tmp_path, cap
     status, out, err = run(capsys, "replay", games, "--no-step", "--no-color")
     assert status == 2 and out == ""
     assert "\x1b" not in err and "\x07" not in err
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="sqlite3 sets SQLite's limits from 3.11")
+@pytest.mark.parametrize("argv", [["export", "{db}"], ["replay", "{db}", "1"]])
+def test_a_store_field_over_its_bound_is_refused_before_it_is_read(store, capsys, argv):
+    """A game whose moves hold 20 MB (no game's hold more than some kB) is refused by SQLite
+    before the field is in memory, in one line, and the store is left as it was."""
+    change(store, "UPDATE games SET moves = '[' || printf('%.*c', ?, '0') || ']'", 20 * 2**20)
+    before = folder(store.parent)
+    tracemalloc.start()
+    status, _, err = run(capsys, *[str(store) if a == "{db}" else a for a in argv])
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert status == 2 and "string or blob too big" in err, err
+    assert len(err.strip().splitlines()) == 1, err
+    assert peak < MAX_FIELD_BYTES and folder(store.parent) == before
