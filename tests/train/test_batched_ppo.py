@@ -129,6 +129,31 @@ def test_a_tiny_run_saves_models_that_play_and_says_where_its_time_went(finished
     assert status == 0 and "result:" in capsys.readouterr().out
 
 
+def test_a_score_reward_pays_each_moves_seed_difference_and_counts_games_by_their_winners():
+    batch = RolloutBatch("oware", 8, seed=0, reward="score")
+    batch.opponent = "greedy"
+    batch.restart(1)
+    torch.manual_seed(0)
+    rollout = batch.collect(ActorCritic(16, 6, [16]), 64, torch.device("cpu"))
+    paid = rollout.rewards * 48  # Oware's 48 seeds: each reward a whole number of seeds over 48
+    assert torch.equal(paid, paid.round()) and (rollout.rewards.abs() <= 1).all()
+    assert (rollout.rewards[~rollout.dones] != 0).any()  # captures paid before the games end
+    games = batch.timings.games
+    assert sum(games.values()) == int(rollout.dones.sum()) > 0
+    assert min(games.values()) >= 0
+
+
+def test_a_tiny_run_with_a_score_reward_saves_models_that_play(tmp_path):
+    config = replace(TINY, batched=BatchedSettings(threads=1, reward="score"))
+    result = train_batched_ppo("oware", config, tmp_path / "run", progress=False)
+    summary = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert summary["config"]["batched"]["reward"] == "score" and result.timesteps == 512
+    assert min(summary["games"].values()) >= 0 and sum(summary["games"].values()) > 0
+    for score, low, high in result.evaluations[-1].scores.values():
+        assert 0 <= low <= score <= high <= 1
+    assert play_out(f"ppo:{tmp_path / 'run' / 'best_model.zip'}", "oware").over
+
+
 def test_a_resumed_run_ends_with_the_weights_of_the_run_that_went_on(finished_run, tmp_path):
     """Stopped at its checkpoint of step 256 and resumed, the run makes the same games, the
     same snapshots and the same updates as the run that was not stopped."""
@@ -190,6 +215,8 @@ def test_ctrl_c_saves_a_checkpoint_and_prints_the_command_that_continues(
         ("[batched]\nmax_grad_norm = 0\n", "max_grad_norm must be a number above 0"),
         ("[batched]\nthread = 1\n", "unknown setting(s) thread in"),
         ("[batched]\nprecision = 'half'\n", "precision must be one of float32, bfloat16"),
+        ("[batched]\nreward = 'seeds'\n", "[batched]: reward 'seeds' is not supported; choose"),
+        ("[batched]\nreward = 1\n", "[batched]: reward 1 is not supported; choose one of"),
         ("[ppo]\nbatch_size = 1\n", "[ppo]: batch_size must be an integer"),
         ("opponents = ['alphabeta:depth=0']\n", "opponents: bad agent spec 'alphabeta:depth=0'"),
         ("eval_opponents = ['human']\n", "eval_opponents: bad agent spec 'human'"),

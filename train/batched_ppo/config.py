@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mancala_env.inputs import MAX_WORKERS, number
+from mancala_env.inputs import MAX_WORKERS, check_reward, number
 
 from ..az.config import DEVICES
 from ..config import CONFIGS as PPO_CONFIGS
@@ -35,6 +35,11 @@ class BatchedSettings:
     # the update's forward passes: float32, or bfloat16 (torch's autocast: about twice as fast
     # on a processor with bfloat16 instructions; the weights and Adam's moments stay float32)
     precision: str = "float32"
+    # what the learner is paid: "win_loss" (+1 / -1 / 0 when a game ends) or "score" (each
+    # move's change in its seed difference over the rule set's seeds, the last move's up to
+    # the final difference: a game's moves add up to its final difference over the seeds).
+    # The evaluations judge by wins either way.
+    reward: str = "win_loss"
 
     def __post_init__(self) -> None:
         number(self.vf_coef, "vf_coef", 0, None)
@@ -45,6 +50,7 @@ class BatchedSettings:
             raise ValueError(
                 f"precision must be one of {', '.join(PRECISIONS)}, got {self.precision!r}"
             )
+        check_reward(self.reward)
         if self.device not in DEVICES:
             raise ValueError(f"device must be one of {', '.join(DEVICES)}, got {self.device!r}")
 

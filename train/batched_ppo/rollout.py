@@ -28,7 +28,7 @@ class Rollout:
     actions: torch.Tensor  # [T, B] int64
     log_probs: torch.Tensor  # [T, B]
     values: torch.Tensor  # [T, B]
-    rewards: torch.Tensor  # [T, B]: +1 / -1 / 0 from the learner's side when its game ends
+    rewards: torch.Tensor  # [T, B]: the learner's reward (the batch's `reward` setting)
     dones: torch.Tensor  # [T, B] bool
     next_values: torch.Tensor  # [B]
 
@@ -49,10 +49,11 @@ class Timings:
 
 class RolloutBatch(LearnerBatch):
     """`n_envs` games of `variant`, the learner in a seat drawn for each game, its opponents
-    those of the pool set as `opponent` (see `mancala_env.learner_batch`)."""
+    those of the pool set as `opponent`, its rewards those of `reward` (see
+    `mancala_env.learner_batch`)."""
 
-    def __init__(self, variant: str, n_envs: int, seed: int) -> None:
-        super().__init__(variant, n_envs, seat="random", seed=seed)
+    def __init__(self, variant: str, n_envs: int, seed: int, reward: str = "win_loss") -> None:
+        super().__init__(variant, n_envs, seat="random", seed=seed, reward=reward)
         self.timings = Timings()
         self._current = None
 
@@ -94,16 +95,17 @@ class RolloutBatch(LearnerBatch):
                 rollout.values[t] = policy.critic(observations)[:, 0]
                 played = actions.cpu().numpy()
                 middle = time.perf_counter()
-                self._current, rewards, dones, _ = self._advance(played)
+                self._current, rewards, dones, ends = self._advance(played)
                 ended = time.perf_counter()
                 rollout.rewards[t] = torch.from_numpy(rewards)
                 rollout.dones[t] = torch.from_numpy(dones)
                 timings.forward += middle - began
                 timings.engine += ended - middle
-                won, lost = int((rewards > 0).sum()), int((rewards < 0).sum())
+                # the results from the games' winners: a score reward is paid every move
+                won, drawn = int((ends.winners == ends.seats).sum()), int((ends.winners < 0).sum())
                 timings.games["won"] += won
-                timings.games["lost"] += lost
-                timings.games["drawn"] += int(dones.sum()) - won - lost
+                timings.games["drawn"] += drawn
+                timings.games["lost"] += len(ends.rows) - won - drawn
             began = time.perf_counter()
             last = torch.from_numpy(self._current).to(device, torch.float32)
             rollout.next_values[:] = policy.critic(last)[:, 0]

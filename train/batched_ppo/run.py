@@ -77,7 +77,7 @@ class _Run:
             variant, config, out, seed, device,
         )  # fmt: skip
         run, ppo = config.run, config.run.ppo
-        self.batch = RolloutBatch(variant, run.n_envs, seed)
+        self.batch = RolloutBatch(variant, run.n_envs, seed, config.batched.reward)
         size = self.batch.encoding.space.shape[0]
         torch.manual_seed(seed)
         self.policy = ActorCritic(size, self.batch.games.n_actions, ppo.net_arch).to(device)
