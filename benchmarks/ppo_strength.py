@@ -6,12 +6,12 @@ rule set's shipped opening suite, both seats.
                                       [--out benchmarks/results/ppo_NAME.json]
 
 RUN is a training run's folder (what ``mancala train --out`` wrote). ``ppo:RUN/MODEL_model.zip``
-(its moves drawn as ``ppo:`` agents play them) plays `--games` games against each opponent, from
-the lines of the rule set's shipped suite (or random four-move lines for a rule set without
-one), each line from both seats (`az_strength.gauntlet`). The games are stored in a SQLite file
-beside `--out` (an interrupted measurement resumes); the scores with 95% Wilson intervals are
-printed as Markdown rows and written to `--out` as JSON with the date, the machine, the command
-and the run's algorithm, steps, minutes and settings (from RUN/run.json).
+(its most likely legal move, as ``ppo:`` plays by default) plays `--games` games against each
+opponent, from the lines of the rule set's shipped suite (or random four-move lines for a rule
+set without one), each line from both seats (`az_strength.gauntlet`). The games are stored in
+a SQLite file beside `--out` (an interrupted measurement resumes); the scores with 95% Wilson
+intervals are printed as Markdown rows and written to `--out` as JSON with the date, the
+machine, the command and the run's algorithm, steps, minutes and settings (from RUN/run.json).
 """
 
 from __future__ import annotations
