@@ -25,7 +25,7 @@ traces only:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -179,10 +179,11 @@ def measure(
     options: dict[str, Any] | None = None,
     seed: int = 0,
     opening_plies: int = OPENING_PLIES,
+    played: Callable[[], None] | None = None,
 ) -> Metrics:
     """The metrics of `games` games of `variant` under `options`, `agent` (a spec) in both
     seats after `opening_plies` random plies: game k reset with its own seed, each seat's agent
-    and the opening seeded apart."""
+    and the opening seeded apart; `played` is called after each game."""
     for name, value, low in (("games", games, 1), ("opening_plies", opening_plies, 0)):
         integer(value, name, low, numpy=False)
     check_unattended(agent, "metrics")
@@ -200,6 +201,8 @@ def measure(
         seats = [_Seat(player, opener, opening_plies, moves) for player in players]
         traces.append(trace_game(game, seats))
         seen.add((start, tuple(moves)))
+        if played is not None:
+            played()
     return summarise(traces, len(seen))
 
 
@@ -227,12 +230,14 @@ def compare(
     options: dict[str, Any] | None = None,
     seed: int = 0,
     opening_plies: int = OPENING_PLIES,
+    played: Callable[[], None] | None = None,
 ) -> dict[str, Metrics]:
-    """The metrics of `variant` under each of `agents` (each in both seats), by spec."""
+    """The metrics of `variant` under each of `agents` (each in both seats), by spec;
+    `played` is called after each game (``games`` an agent)."""
     for spec in agents:  # refused before the first game is played
         check_unattended(spec, "metrics")
     return {
-        spec: measure(variant, spec, games, options, seed, opening_plies)
+        spec: measure(variant, spec, games, options, seed, opening_plies, played)
         for spec in dict.fromkeys(agents)
     }
 

@@ -39,16 +39,36 @@ def metrics_options(parser: argparse.ArgumentParser) -> None:
         help=f"random plies that open each game (default {OPENING_PLIES})",
     )
     parser.add_argument("--seed", type=seed_type, default=0, help="seed of the games and agents")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_rule_options(parser)
 
 
 def metrics(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
     from mancala_env.agents.metrics import RANDOM_PLAY, compare, format_metrics
 
+    agents = tuple(dict.fromkeys((RANDOM_PLAY, args.agent)))
+    bar = tqdm(
+        total=args.games * len(agents),
+        desc=f"{args.variant} metrics",
+        unit="game",
+        file=sys.stderr,
+        disable=args.no_progress,
+        delay=0.5,  # a refusal (a bad agent or option) comes before it, alone
+    )
     try:
-        options = parse_options(args.option, args.variant)
-        agents = (RANDOM_PLAY, args.agent)
-        columns = compare(args.variant, agents, args.games, options, args.seed, args.opening_plies)
+        with bar:
+            options = parse_options(args.option, args.variant)
+            columns = compare(
+                args.variant,
+                agents,
+                args.games,
+                options,
+                args.seed,
+                args.opening_plies,
+                played=bar.update,
+            )
     except (TypeError, ValueError) as error:
         return fail("metrics", error)
     except KeyboardInterrupt:

@@ -130,6 +130,36 @@ def test_the_command_prints_random_and_strong_play_side_by_side(capsys):
     assert "first player's score [95%]" in out
 
 
+@pytest.mark.parametrize("quiet", [False, True])
+def test_the_command_shows_its_progress_on_stderr_unless_told_not_to(capsys, monkeypatch, quiet):
+    """A bar of the games played (2 an agent, 4 in all) that --no-progress turns off."""
+    from mancala_env.cli import main
+    from mancala_env.cli import metrics as command
+
+    class Bar:
+        made: list[dict] = []
+
+        def __init__(self, **settings):
+            self.settings, self.n = settings, 0
+            Bar.made.append(self)
+
+        def update(self, n: int = 1) -> None:
+            self.n += n
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+    monkeypatch.setattr("tqdm.tqdm", Bar)
+    argv = ["metrics", "tampoduo", "--games", "2", "--agent", "alphabeta:depth=1"]
+    assert main(argv + (["--no-progress"] if quiet else [])) == 0
+    (bar,) = Bar.made
+    assert bar.settings["total"] == 4 and bar.n == 4
+    assert bar.settings["disable"] is quiet and bar.settings["file"] is command.sys.stderr
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
@@ -146,4 +176,5 @@ def test_bad_input_is_one_line(arguments, message, capsys):
     except SystemExit as stop:
         status = stop.code
     assert status == 2
-    assert message in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1, err
