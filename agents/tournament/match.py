@@ -4,7 +4,11 @@
 where agents are loaded (a tournament's config only checks their specs): once per worker for
 each spec, rule set and identity (what the spec names: a model file's content), reset with the
 game's seed before each game. An agent that answers with an illegal action loses that game
-(``end_reason: illegal_action``). The record of a game is a `GameRecord`, handed on as a dict."""
+(``end_reason: illegal_action``). With an adjudicating endgame database (`GameTask.adjudication`)
+a game ends at the first position the database knows the result of (``end_reason:
+adjudicated``): its moves stop there, its winner and scores are the database's (the seeds each
+player ends with, both playing on for the most: `mancala_env.endgame.adjudicate`). The record
+of a game is a `GameRecord`, handed on as a dict."""
 
 from __future__ import annotations
 
@@ -14,7 +18,10 @@ from typing import Any
 import numpy as np
 
 from mancala_env import Game
+from mancala_env.endgame.adjudicate import END_REASON as ADJUDICATED
+from mancala_env.endgame.adjudicate import Adjudication, Adjudicator
 from mancala_env.game import IllegalActionError
+from mancala_env.variants import get_variant
 
 from ..base import Agent
 from ..loader import load_agent
@@ -24,6 +31,7 @@ from .schedule import GameTask, TournamentConfig
 
 _AGENTS: dict[tuple[str, str, str], Agent] = {}  # (spec, variant, identity) -> agent
 _KEPT = 16  # agents kept loaded per worker (a training run evaluates a new model each time)
+_ADJUDICATORS: dict[tuple[Adjudication, str | None, str, str], Adjudicator] = {}
 
 
 def _agent(spec: str, variant: str, identity: str, seed: int) -> Agent:
@@ -44,13 +52,26 @@ def _agent(spec: str, variant: str, identity: str, seed: int) -> Agent:
     return agent
 
 
+def _adjudicator(adjudication: Adjudication, variant: str, options: dict[str, Any]) -> Adjudicator:
+    """The adjudicator of `adjudication` for the rules of a game, opened once per worker and
+    checked to be the database the tournament was set up with."""
+    key = (adjudication, adjudication.identity, variant, repr(sorted(options.items())))
+    if key not in _ADJUDICATORS:
+        rules = get_variant(variant)
+        _ADJUDICATORS.clear()  # a worker plays one tournament's rules at a time
+        _ADJUDICATORS[key] = adjudication.open(rules, rules.options(**options))
+    return _ADJUDICATORS[key]
+
+
 def check_agents(config: TournamentConfig) -> None:
     """Load each agent of `config` for its rule set, here, so that one that cannot play it (a
     network of another rule set, a model file over its size cap, an endgame database that is
     corrupt or of other rules: what an agent's `open_database` opens for a game's rules) is
     refused before a store is opened; the agents stay loaded for the games this process
-    plays."""
+    plays. So is an adjudicating endgame database that is not one for the rules."""
     game = Game(config.variant, **config.options)
+    if config.adjudication is not None:
+        _adjudicator(config.adjudication, config.variant, config.options)
     for spec, identity in zip(config.agents, config.identities or (), strict=True):
         agent = _agent(spec, config.variant, identity, seed=0)
         open_database = getattr(agent, "open_database", None)
@@ -83,7 +104,17 @@ def play_game(task: GameTask) -> dict[str, Any]:
     moves = list(task.opening)
     think = [0.0, 0.0]
     forfeit = None
+    adjudicator = (
+        None
+        if task.adjudication is None
+        else _adjudicator(task.adjudication, task.variant, task.options)
+    )
+    verdict = None
     while not game.over:
+        if adjudicator is not None:
+            verdict = adjudicator.verdict(game.state)
+            if verdict is not None:
+                break
         player = game.to_move
         clock = time.perf_counter()
         action = agents[player].act(game)
@@ -94,7 +125,10 @@ def play_game(task: GameTask) -> dict[str, Any]:
             forfeit = player
             break
         moves.append(int(action))
-    if forfeit is None:
+    scores = [int(game.stores[0]), int(game.stores[1])]
+    if verdict is not None:
+        winner, end_reason, scores = verdict.winner, ADJUDICATED, list(verdict.scores)
+    elif forfeit is None:
         winner = game.winner()
         end_reason = game.snapshot()["end_reason"]
     else:
@@ -111,8 +145,8 @@ def play_game(task: GameTask) -> dict[str, Any]:
         moves=moves,
         first_player=first_player,
         winner=-1 if winner is None else winner,
-        score_0=int(game.stores[0]),
-        score_1=int(game.stores[1]),
+        score_0=scores[0],
+        score_1=scores[1],
         length=len(moves),
         seconds=time.perf_counter() - began,
         think_0=think[0],

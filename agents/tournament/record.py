@@ -32,13 +32,15 @@ class GameRecord:
     moves: list[int]  # every move of the game, the opening's first
     first_player: int
     winner: int  # 0 or 1; -1 for a draw
-    score_0: int  # player_0's store at the end
+    score_0: int  # player_0's store at the end (adjudicated: the seeds the database gives)
     score_1: int
     length: int  # the number of moves
     seconds: float  # the whole game, wall clock
     think_0: float  # the seconds player_0's agent took to choose its moves
     think_1: float
-    end_reason: str  # the rule set's end reason, or ``illegal_action`` for a forfeit
+    # the rule set's end reason, ``illegal_action`` for a forfeit, or ``adjudicated`` where the
+    # tournament's endgame database ended the game (its moves stop at that position)
+    end_reason: str
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from mancala_env import Game
+from mancala_env.endgame.adjudicate import END_REASON as ADJUDICATED
 from mancala_env.readers import ReadError, parse_json
 from mancala_env.variants import get_variant
 
@@ -57,6 +58,14 @@ def check_record(record: Any, where: str) -> dict[str, Any]:
             f"{where}: winner must be one of {', '.join(map(str, WINNERS))} (-1: a draw), "
             f"got {reprlib.repr(record['winner'])}"
         )
+    if record["end_reason"] == ADJUDICATED:  # its result is the record's, not the last position's
+        for name in ("score_0", "score_1"):
+            value = record.get(name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise StoreError(
+                    f"{where}: an adjudicated game's {name} must be an integer, got "
+                    f"{reprlib.repr(value)}"
+                )
     for number, action in enumerate(record["moves"], 1):
         if isinstance(action, bool) or not isinstance(action, int):
             raise StoreError(

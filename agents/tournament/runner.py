@@ -151,6 +151,9 @@ def _earlier_versions(store: GameStore, config: TournamentConfig) -> list[str]:
         ]
         if earlier.rules != config.rules:
             what.append("the rules")
+        held, now = earlier.adjudication, config.adjudication
+        if held is not None and now is not None and held.identity != now.identity:
+            what.append("the endgame database that adjudicates the games")
         notes.append(
             f"note: {' and '.join(what) or 'the config'} changed since tournament {key} was "
             f"played; its {len(store.finished(key))} games stay there, and this is a new "

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mancala_env import Game
+from mancala_env.endgame.adjudicate import Adjudication
 from mancala_env.inputs import derived_seed, integer
 from mancala_env.variants import get_variant
 
@@ -54,6 +55,11 @@ class TournamentConfig:
     is part of the key (a changed suite makes another tournament); a config without a suite
     keeps the key it had before suites were known.
 
+    `adjudication` (an endgame database and a mode, `mancala_env.endgame.adjudicate`) ends each
+    game at the first position the database knows the result of; what the database's files
+    hold and the mode are part of the key (not where it lies), so a changed database or another
+    mode makes another tournament. A config without one keeps the key it had before.
+
     `identities` and `rules` are what the agents and the rules were when the tournament was
     set up: left out, they are read now; a stored config (`from_json`) gives its own, so that it
     keeps its key after a model file changes (`changes` tells what differs now).
@@ -68,6 +74,7 @@ class TournamentConfig:
     opening_plies: int = 4
     seed: int = 0
     opening_suite: OpeningSuite | None = None
+    adjudication: Adjudication | None = None
     # what each agent is (`agent_identity`): part of the key. None (a new tournament) reads
     # them from the agents' files now; a stored tournament gives the ones it was played with.
     identities: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
@@ -124,6 +131,10 @@ class TournamentConfig:
                     "a tournament plays from an opening suite or from random openings, not both"
                 )
             self.opening_suite.check_fits(self.variant, self.rules["options"])
+        if isinstance(self.adjudication, dict):  # as `to_json` stores it
+            object.__setattr__(self, "adjudication", Adjudication.from_json(self.adjudication))
+        if self.adjudication is not None and not isinstance(self.adjudication, Adjudication):
+            raise ValueError(f"adjudication must be an Adjudication, got {self.adjudication!r}")
         if self.n_games > MAX_GAMES:
             raise ValueError(
                 f"a tournament plays at most {MAX_GAMES:,} games, got {self.n_games:,} "
@@ -164,6 +175,10 @@ class TournamentConfig:
                 "sha256": self.opening_suite.sha256,
                 "suite": self.opening_suite.to_document(),
             }
+        if self.adjudication is None:
+            del record["adjudication"]  # as configs were stored before adjudication was known
+        else:
+            record["adjudication"] = self.adjudication.to_json()
         return record
 
     @classmethod
@@ -196,6 +211,17 @@ class TournamentConfig:
                 found.append(f"{spec} was {short(held)}; its file now holds {short(now)}")
         if self.rules != self.rules_now():
             found.append(f"the rules were {self.rules}; they are now {self.rules_now()}")
+        held_database = self.adjudication
+        if held_database is not None:
+            try:
+                now = held_database.identity_now()
+            except (OSError, ValueError) as error:
+                now = f"unreadable ({error})"
+            if now != held_database.identity:
+                found.append(
+                    f"the endgame database in {held_database.directory} that adjudicates the "
+                    f"games was {short(held_database.identity or '')}; it is now {short(now)}"
+                )
         return found
 
     @property
@@ -208,6 +234,8 @@ class TournamentConfig:
         del record["options"]  # in `rules`, complete
         if "opening_suite" in record:  # the suite's file by its content, not its path
             record["opening_suite"] = record["opening_suite"]["sha256"]
+        if "adjudication" in record:  # the database by its content, not its folder
+            del record["adjudication"]["directory"]
         text = json.dumps(record, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -226,6 +254,7 @@ class GameTask:
     seed: int
     agent_seeds: tuple[int, int]
     opening: tuple[int, ...]
+    adjudication: Adjudication | None = None  # the database that ends the game, if any
 
 
 def rules_of(variant_name: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -338,4 +367,5 @@ def scheduled(config: TournamentConfig, start: int = 0) -> Iterator[GameTask]:
                         derived_seed(config.seed, 2, index, 1),
                     ),
                     opening=opening,
+                    adjudication=config.adjudication,
                 )

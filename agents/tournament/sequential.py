@@ -29,6 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from mancala_env.endgame.adjudicate import Adjudication
+
 from .backends import run_games
 from .openings import OpeningSuite
 from .repeats import distinct_games
@@ -49,13 +51,15 @@ def match_config(
     opening_plies: int = 4,
     seed: int = 0,
     opening_suite: OpeningSuite | None = None,
+    adjudication: Adjudication | None = None,
 ) -> TournamentConfig:
     """The tournament a match between `agent` and `baseline` plays: `MAX_PAIRS` pairs of
     games, pair k from random opening line k modulo `openings` (by default every pair its own
     line: pairs that repeat a line repeat their games between deterministic agents, and are
     not the independent trials the test counts), `opening_plies` moves long; with
     `opening_suite` (`openings` is then ignored), pair k from the suite's entry k modulo its
-    size."""
+    size. With `adjudication`, an endgame database ends each game where it knows the result
+    (`TournamentConfig`)."""
     if opening_suite is not None:
         openings = 0
     return TournamentConfig(
@@ -68,6 +72,7 @@ def match_config(
         opening_plies=opening_plies,
         seed=seed,
         opening_suite=opening_suite,
+        adjudication=adjudication,
     )
 
 

@@ -251,6 +251,14 @@ def replay(args: argparse.Namespace) -> int:
     except (EOFError, KeyboardInterrupt):
         return 1
     print()
+    if record["end_reason"] == "adjudicated":  # the moves stop where the database ended it
+        winner = record["winner"]
+        outcome = "draw" if winner == -1 else f"player_{winner} wins"
+        print(
+            f"result: player_0 {record['score_0']}, player_1 {record['score_1']}: {outcome} "
+            "(end_reason: adjudicated; the endgame database's result of perfect play from here)"
+        )
+        return 0
     print(describe_result(game))
     if record["end_reason"] == "illegal_action":
         print(f"(recorded: player_{1 - record['winner']} forfeited with an illegal action)")

@@ -92,6 +92,40 @@ def add_runner_arguments(parser: argparse.ArgumentParser, db_help: str) -> None:
     parser.add_argument("--db", default="tournaments.sqlite", help=db_help)
 
 
+def add_adjudication_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--adjudicate DIR`` and ``--adjudicate-mode``: an endgame database that ends the games
+    where it knows the result."""
+    from mancala_env.endgame.adjudicate import MODES
+
+    parser.add_argument(
+        "--adjudicate",
+        type=input_folder,
+        default=None,
+        metavar="DIR",
+        help="an endgame database that ends each game at the first position whose result it "
+        "knows (end_reason adjudicated; docs/tournaments.md)",
+    )
+    parser.add_argument(
+        "--adjudicate-mode",
+        choices=MODES,
+        default=None,
+        help="all: wins, losses and draws (the default); decisive: wins and losses, drawn "
+        "positions play on",
+    )
+
+
+def _adjudication(args: argparse.Namespace) -> Any:
+    """The `Adjudication` the arguments name, or None; ValueError for a mode without a
+    database (or a database whose files cannot be read)."""
+    from mancala_env.endgame.adjudicate import Adjudication
+
+    if args.adjudicate is None:
+        if args.adjudicate_mode is not None:
+            raise ValueError("--adjudicate-mode needs --adjudicate DIR, the endgame database")
+        return None
+    return Adjudication(args.adjudicate, args.adjudicate_mode or "all")
+
+
 def suite_file(text: str) -> str:
     """An opening suite's file, or a rule set's name for the suite shipped with it."""
     from mancala_env.agents.tournament.openings import shipped_suite
@@ -182,6 +216,7 @@ def tournament_options(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="an endgame database: report each agent's accuracy in the positions it covers",
     )
+    add_adjudication_arguments(parser)
     parser.add_argument(
         "--seed", type=seed_type, default=0, help="seed of the schedule, games and agents"
     )
@@ -235,6 +270,7 @@ def tournament(args: argparse.Namespace) -> int:
             opening_plies=_opening_plies(args),
             seed=args.seed,
             opening_suite=_opening_suite(args, options),
+            adjudication=_adjudication(args),
         )
         result = run_tournament(
             config,
@@ -301,6 +337,7 @@ def match_options(parser: argparse.ArgumentParser) -> None:
     )
     add_opening_line_arguments(parser, "pair k from entry k of this opening suite")
     add_runner_arguments(parser, "the SQLite store (resumable)")
+    add_adjudication_arguments(parser)
     parser.add_argument(
         "--every", type=integer(1), default=10, metavar="N", help="a line per N pairs"
     )
@@ -339,6 +376,7 @@ def match(args: argparse.Namespace) -> int:
             opening_plies=_opening_plies(args),
             seed=args.seed,
             opening_suite=suite,
+            adjudication=_adjudication(args),
         )
         # refused before the header, as run_match refuses before its store: the agents and the
         # backend (their loaded agents are kept for the games)
