@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from mancala_env.agents.alphabeta import MAX_DEPTH
+from mancala_env.endgame.adjudicate import check_mode
 from mancala_env.inputs import MAX_WORKERS, is_integer, number
 
 from ..config import (
@@ -50,6 +51,9 @@ class AZConfig:
     # teacher_depth and keeps the deepest it finished (None: teacher_depth at once, no limit)
     teacher_nodes: int | None = None
     endgames: str | None = None  # an endgame database's folder (docs/endgames.md)
+    # with `endgames`: the games end at the positions whose result the database knows, as a
+    # tournament's do (all, or decisive: wins and losses only); None: they are played out
+    adjudication: str | None = None
     opponents: list[str] = field(
         default_factory=lambda: [
             SELF,
@@ -110,6 +114,13 @@ class AZConfig:
             raise ValueError(f"device must be one of {', '.join(DEVICES)}, got {self.device!r}")
         if self.endgames is not None and not isinstance(self.endgames, str):
             raise ValueError(f"endgames must be a folder's path, got {self.endgames!r}")
+        if self.adjudication is not None:
+            try:
+                check_mode(self.adjudication)
+            except ValueError as error:
+                raise ValueError(f"adjudication: {error}") from None
+            if self.endgames is None:
+                raise ValueError("adjudication needs endgames, the endgame database's folder")
         if self.eval_suite is not None and not isinstance(self.eval_suite, str):
             raise ValueError(
                 f"eval_suite must be a suite file or rule set, got {self.eval_suite!r}"

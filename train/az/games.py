@@ -8,7 +8,9 @@ met with two or more legal moves is labelled by the teacher, an alpha-beta searc
 each legal move `teacher_depth` plies deep (with the endgame database, exact where it covers
 the position): the policy target is the softmax of those values (seeds) over `temperature`,
 the value target the tanh of the best one over `value_scale`. The positions the network
-reaches in its own games are the ones it learns to play (DAgger).
+reaches in its own games are the ones it learns to play (DAgger). With `adjudication`, a game
+ends at the first position the endgame database knows the result of, before it is labelled
+(`mancala_env.endgame.adjudicate`, as a tournament's games end).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from mancala_env.agents.alphabeta import WIN_ZONE, AlphaBetaAgent
 from mancala_env.agents.base import Agent
 from mancala_env.agents.loader import load_agent
 from mancala_env.agents.network import Network, parse_network
+from mancala_env.endgame.adjudicate import Adjudicator
 from mancala_env.observation import observe
 
 from ..config import SELF
@@ -136,11 +139,15 @@ class Teacher:
         return values, spent
 
 
-_WORKER: dict[tuple, tuple[Teacher, dict[str, Agent]]] = {}  # a worker's teacher and opponents
+# a worker's teacher, opponents and adjudicator
+_WORKER: dict[tuple, tuple[Teacher, dict[str, Agent], Adjudicator | None]] = {}
 
 
-def _teacher_and_opponents(task: Task, game: Game) -> tuple[Teacher, dict[str, Agent]]:
+def _teacher_and_opponents(
+    task: Task, game: Game
+) -> tuple[Teacher, dict[str, Agent], Adjudicator | None]:
     key = (
+        task.config.adjudication,
         task.variant,
         repr(sorted(task.options.items())),
         task.config.teacher_depth,
@@ -158,7 +165,12 @@ def _teacher_and_opponents(task: Task, game: Game) -> tuple[Teacher, dict[str, A
             for spec in task.config.opponents
             if spec != SELF
         }
-        _WORKER[key] = teacher, opponents
+        adjudicator = None
+        if task.config.adjudication is not None and task.config.endgames is not None:
+            adjudicator = Adjudicator.open(
+                task.config.endgames, game.variant, game.options, task.config.adjudication
+            )
+        _WORKER[key] = teacher, opponents, adjudicator
     return _WORKER[key]
 
 
@@ -195,14 +207,16 @@ def play_and_label(task: Task) -> tuple[Batch, int]:
     network: Network = parse_network(task.network)
     config = task.config
     matches = [_Match(task, rng) for _ in range(config.games)]
-    teacher, opponents = _teacher_and_opponents(task, matches[0].game)
+    teacher, opponents, adjudicator = _teacher_and_opponents(task, matches[0].game)
     for agent in opponents.values():
         agent.reset(int(rng.integers(2**31)))
     rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, float]] = []
     finished = 0
     while len(rows) < task.positions:
+        # (a new game is looked at again in the next round: its random opening may end it)
+        ended = _adjudicated(matches, adjudicator)
         for i, match in enumerate(matches):
-            if match.game.over:
+            if match.game.over or ended[i]:
                 finished += 1
                 matches[i] = _Match(task, rng)
         for match in matches:  # label every position before its move is played
@@ -220,6 +234,13 @@ def play_and_label(task: Task) -> tuple[Batch, int]:
         np.array(value, dtype=np.float32),
     )
     return batch, finished
+
+
+def _adjudicated(matches: list[_Match], adjudicator: Adjudicator | None) -> np.ndarray:
+    """Which of the games `adjudicator` ends now (none without one): one batched call."""
+    if adjudicator is None:
+        return np.zeros(len(matches), np.bool_)
+    return adjudicator.verdicts(np.stack([match.game.state for match in matches])).covered
 
 
 def _move_all(
