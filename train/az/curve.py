@@ -83,7 +83,7 @@ def plot_curve(
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
 
-    figure, axes = plt.subplots(figsize=(7, 4.2), dpi=110)
+    figure, axes = plt.subplots(figsize=(8.4, 4.2), dpi=110)
     minutes = [e["seconds"] / 60 for e in evaluations]
     for baseline in evaluations[-1]["scores"]:
         rows = [e["scores"].get(baseline) for e in evaluations]
@@ -112,7 +112,8 @@ def plot_curve(
     axes.set_xlabel("training time (minutes)")
     axes.set_ylabel("score of the network (no search)")
     axes.set_title(f"{variant}: the policy network against alpha-beta (95% intervals)")
-    axes.legend(fontsize=8, loc="lower right", ncol=2)
+    # beside the plot, not over it: the curves reach every corner of the axes
+    axes.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
     axes.grid(alpha=0.3)
     figure.tight_layout()
     buffer = io.BytesIO()
