@@ -451,3 +451,35 @@ def test_a_time_budget_starts_no_generation_that_would_end_past_it():
     unlimited = TimeBudget(None, started=0.0)
     unlimited.generation_ended(1e9)
     assert unlimited.allows_another(2e9)
+
+
+def test_the_bar_keeps_its_clock_running_while_a_generation_is_played():
+    """A worker's share of a generation takes minutes with no update of the bar: meanwhile it
+    is redrawn (its elapsed time, what the run is doing), and no longer once the block ends."""
+    import io
+    import threading
+
+    from tqdm import tqdm
+
+    from mancala_env.train.az.run import _ticking
+
+    out = io.StringIO()
+    bar = tqdm(total=10, file=out, desc="az oware")
+    bar.set_postfix_str("gen 1: playing and labelling", refresh=False)
+    drawn = threading.Event()
+    real_refresh = bar.refresh
+
+    def refresh(*args, **kwargs):
+        drawn.set()
+        return real_refresh(*args, **kwargs)
+
+    bar.refresh = refresh
+    with _ticking(bar, every=0.01):
+        assert drawn.wait(timeout=30)  # redrawn with no update
+        ticking = threading.active_count()
+    bar.close()
+    assert "gen 1: playing and labelling" in out.getvalue()
+    assert threading.active_count() == ticking - 1  # its thread ended with the block
+    quiet = tqdm(total=10, file=io.StringIO(), disable=True)
+    with _ticking(quiet, every=0.01):  # a bar turned off (--no-progress) gets no thread
+        assert threading.active_count() == ticking - 1

@@ -30,6 +30,7 @@ import io
 import json
 import math
 import multiprocessing
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -603,6 +604,28 @@ def _workers(count: int, backend: str, ray_address: str | None) -> Iterator[Call
         yield pool.imap
 
 
+@contextmanager
+def _ticking(bar: tqdm, every: float = 1.0) -> Iterator[None]:
+    """Redraw `bar` every `every` seconds while the block runs (its elapsed time and what it
+    is doing), so a run between two updates of the bar is seen to be working."""
+    if bar.disable:
+        yield
+        return
+    stop = threading.Event()
+
+    def tick() -> None:
+        while not stop.wait(every):
+            bar.refresh()
+
+    ticker = threading.Thread(target=tick, name="az progress", daemon=True)
+    ticker.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        ticker.join()
+
+
 def _generation(run: _Run, mapper: Callable, out: Path, bar: tqdm) -> Path:
     """Play, label and fit one generation; its checkpoint."""
     began = time.monotonic()
@@ -621,10 +644,13 @@ def _generation(run: _Run, mapper: Callable, out: Path, bar: tqdm) -> Path:
         for worker in range(config.workers)
     ]
     batches = []
-    for batch, finished in mapper(play_and_label, tasks):
-        batches.append(batch)
-        run.games += finished
-        bar.update(len(batch))
+    bar.set_postfix_str(f"gen {run.generation + 1}: playing and labelling", refresh=False)
+    with _ticking(bar):  # a worker's share takes minutes: the bar's clock runs meanwhile
+        for batch, finished in mapper(play_and_label, tasks):
+            batches.append(batch)
+            run.games += finished
+            bar.update(len(batch))
+    bar.set_postfix_str(f"gen {run.generation + 1}: fitting", refresh=True)
     new = Batch.join(batches)
     run.buffer = new if run.buffer is None else Batch.join([run.buffer, new])
     run.buffer = run.buffer.tail(config.buffer)
