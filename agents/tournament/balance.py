@@ -46,6 +46,7 @@ from mancala_env.inputs import derived_seeds, is_integer
 
 from ..loader import agent_identity, load_agent
 from .backends import run_games
+from .match import check_agent
 from .ratings import wilson
 from .schedule import GameTask, rules_of
 from .store import GameStore
@@ -246,6 +247,7 @@ def play_cell(
         raise ValueError(f"max_games must be a positive integer, got {max_games!r}")
     key = cell.key(seed)
     identity = agent_identity(cell.agent)
+    check_agent(cell.agent, Game(cell.variant, **cell.options), identity)  # before the store
     with GameStore(db) as store:
         stored = {record["game_index"]: record for record in store.games(key)}
         while (n := _stop(_counted(stored), half_width, max_games)) is None:

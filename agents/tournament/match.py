@@ -13,6 +13,7 @@ of a game is a `GameRecord`, handed on as a dict."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -63,20 +64,29 @@ def _adjudicator(adjudication: Adjudication, variant: str, options: dict[str, An
     return _ADJUDICATORS[key]
 
 
-def check_agents(config: TournamentConfig) -> None:
+def check_agents(config: TournamentConfig, loaded: Callable[[], None] | None = None) -> None:
     """Load each agent of `config` for its rule set, here, so that one that cannot play it (a
     network of another rule set, a model file over its size cap, an endgame database that is
     corrupt or of other rules: what an agent's `open_database` opens for a game's rules) is
     refused before a store is opened; the agents stay loaded for the games this process
-    plays. So is an adjudicating endgame database that is not one for the rules."""
+    plays. So is an adjudicating endgame database that is not one for the rules. `loaded` is
+    called after each agent."""
     game = Game(config.variant, **config.options)
     if config.adjudication is not None:
         _adjudicator(config.adjudication, config.variant, config.options)
     for spec, identity in zip(config.agents, config.identities or (), strict=True):
-        agent = _agent(spec, config.variant, identity, seed=0)
-        open_database = getattr(agent, "open_database", None)
-        if open_database is not None:
-            open_database(game)
+        check_agent(spec, game, identity)
+        if loaded is not None:
+            loaded()
+
+
+def check_agent(spec: str, game: Game, identity: str) -> None:
+    """Load the agent `spec` for `game`'s rule set and open what it opens for the game's rules
+    (its endgame database): `check_agents` for one agent."""
+    agent = _agent(spec, game.variant.name, identity, seed=0)
+    open_database = getattr(agent, "open_database", None)
+    if open_database is not None:
+        open_database(game)
 
 
 def start(task: GameTask | dict[str, Any]) -> Game:

@@ -63,7 +63,7 @@ def run_tournament(
     """
     anchor_vector(anchors or {}, config.agents)
     database = None if endgame_db is None else open_database(endgame_db, config)
-    check_before_storing(config, backend, workers, ray_address)
+    check_before_storing(config, backend, workers, ray_address, progress)
     with GameStore(db) as store:
         key = begin(store, config)
         tasks = schedule(config)
@@ -101,13 +101,27 @@ def run_tournament(
 
 
 def check_before_storing(
-    config: TournamentConfig, backend: str, workers: int, ray_address: str | None
+    config: TournamentConfig,
+    backend: str,
+    workers: int,
+    ray_address: str | None,
+    progress: bool = False,
 ) -> None:
     """Refuse, before a store is created or opened, a tournament that could not be played: a
     backend that cannot run, an agent that cannot be loaded for the rule set. A refused
-    command leaves no new file."""
+    command leaves no new file. With `progress`, loading agents that takes more than a second
+    (a model, a network) shows a bar of the agents loaded."""
     check_backend(backend, workers, ray_address)
-    check_agents(config)
+    with tqdm(
+        total=len(config.agents),
+        desc=f"{config.variant}: loading the agents",
+        unit="agent",
+        disable=not progress,
+        file=sys.stderr,
+        delay=1,  # quick loads (the built-in agents) and refusals show nothing
+        leave=False,
+    ) as bar:
+        check_agents(config, loaded=bar.update)
 
 
 def begin(store: GameStore, config: TournamentConfig) -> str:

@@ -115,6 +115,16 @@ def test_bad_budgets_are_refused_in_one_line(tmp_path) -> None:
         atlas.main(["--workers", "0"])
 
 
+def test_a_cell_whose_agent_cannot_play_its_rules_leaves_no_store(tmp_path) -> None:
+    """The cell's agent is loaded for its rules before the store is opened: a network of
+    another rule set is refused in one line and no store is made."""
+    cell = balance.Cell("oware", agent="az:ayoayo")
+    with pytest.raises(ValueError, match="ayoayo") as refused:
+        balance.play_cell(cell, tmp_path / "s.sqlite")
+    assert "\n" not in str(refused.value)
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_run_keeps_the_earlier_records_of_the_same_rules_and_agent(tmp_path) -> None:
     """A results file written on another machine (its store absent here): a run adds to it,
     keeping each record whose rule set, version, options and agent are the cell's today."""
