@@ -20,13 +20,17 @@ author = "the mancala_env authors"
 release = installed_version("mancala_env")
 version = release
 
-extensions = ["myst_parser", "sphinx.ext.autodoc"]
+# generated_images: the rule pages' animations and header tables, the landing page's board and
+# the measured figures, drawn when the site is built (docs/_ext/generated_images.py)
+extensions = ["myst_parser", "sphinx.ext.autodoc", "generated_images"]
 myst_heading_anchors = 4
 myst_enable_extensions = ["colon_fence"]
 source_suffix = {".md": "markdown"}
 exclude_patterns = ["_build", "_generated", "_ext"]
 html_theme = "furo"
 html_title = f"mancala_env {release}"
+html_static_path = ["_static"]
+html_css_files = ["site.css"]
 
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"

@@ -6,8 +6,10 @@ command the file records (or that it records none of them), so no number is type
 
 from __future__ import annotations
 
+import collections
 import importlib.util
 import itertools
+import statistics
 from pathlib import Path
 from typing import Any
 
@@ -78,21 +80,31 @@ def _network_strength(variant: str, path: Path) -> list[str]:
         _provenance(path, record, "`benchmarks/az_strength.py`"),
         f"Seed {record['seed']}, {_workers(record['workers'])}, {record['seconds']} s; "
         f"the network's file: {size}.\n",
-        "| agent | against | games | score (95% interval) | |",
-        "|---|---|---|---|---|",
     ]
     goal_variant, goal_opponent, goal = NO_SEARCH_TARGET
+    targeted = variant == goal_variant and goal_opponent in record["no_search"]
+    lines += [
+        f"Without search (`az:{record['network']}`, its most likely legal move), from random "
+        "four-move lines:\n",
+        "| against | games | score (95% interval) |" + (" target |" if targeted else ""),
+        "|---|---|---|" + ("---|" if targeted else ""),
+    ]
     for opponent, (score, low, high, games) in record["no_search"].items():
-        agent = f"`az:{record['network']}` (no search)"
-        note = _target(score, goal) if (variant, opponent) == (goal_variant, goal_opponent) else ""
-        cells = f"`{opponent}` | {games} | {_interval(score, low, high)} | {note}"
-        lines.append(f"| {agent} | {cells} |")
+        note = _target(score, goal) if opponent == goal_opponent else ""
+        cells = f"`{opponent}` | {games} | {_interval(score, low, high)}"
+        lines.append(f"| {cells} |" + (f" {note} |" if targeted else ""))
     search = record["search"]
     openings = record.get("search_openings", "random lines")
+    if search["scores"]:
+        lines += [
+            f"\nSearching 0.1 s a move (`{search['learner']}`), from {openings}:\n",
+            "| against | games | score (95% interval) | target |",
+            "|---|---|---|---|",
+        ]
     for opponent, (score, low, high, games) in search["scores"].items():
         lines.append(
-            f"| `{search['learner']}` | `{opponent}` ({openings}) | {games} "
-            f"| {_interval(score, low, high)} | {_target(score, SEARCH_TARGET)} |"
+            f"| `{opponent}` | {games} | {_interval(score, low, high)} "
+            f"| {_target(score, SEARCH_TARGET)} |"
         )
     for added in record.get("added", []):
         opponents = ", ".join(f"`{opponent}`" for opponent in added["opponents"])
@@ -140,9 +152,54 @@ def _machines(rows: list[dict]) -> str:
     return "; then ".join(machine for machine, _ in itertools.groupby(named))
 
 
+SUMMARY_NO_SEARCH = "alphabeta:depth=4"  # the summary's opponent of a network without search
+SUMMARY_SEARCH = "alphabeta:time=0.1"  # and of one searching 0.1 s a move
+
+
+def measured_networks() -> list[str]:
+    """The rule sets whose network has a strength file (``az_VARIANT.json``)."""
+    return [v for v in sorted(VARIANTS) if (RESULTS / f"az_{v}.json").is_file()]
+
+
+def strength_scores() -> dict[str, dict[str, list[float] | None]]:
+    """Each measured network's score (score, low, high, games) without search against
+    `SUMMARY_NO_SEARCH` and searching against `SUMMARY_SEARCH` (None where not measured)."""
+    scores = {}
+    for variant in measured_networks():
+        record = _read_json(RESULTS / f"az_{variant}.json")
+        scores[variant] = {
+            "no_search": record["no_search"].get(SUMMARY_NO_SEARCH),
+            "search": record["search"]["scores"].get(SUMMARY_SEARCH),
+        }
+    return scores
+
+
+def strength_summary() -> str:
+    """One row a network: its score without search and searching, against the opponents of
+    the targets; the detail, with each file's date, machine and command, is below it."""
+    lines = [
+        "From `benchmarks/results/az_RULE_SET.json`, written by `benchmarks/az_strength.py`; "
+        "each network's section below gives its file's date, machine and command. Scores with "
+        "95% intervals.\n",
+        f"| network | no search against `{SUMMARY_NO_SEARCH}` | searching 0.1 s a move against "
+        f"`{SUMMARY_SEARCH}` | target {SEARCH_TARGET:.2f} |",
+        "|---|---|---|---|",
+    ]
+    not_measured = "not measured"
+    for variant, scores in strength_scores().items():
+        plain, search = scores["no_search"], scores["search"]
+        lines.append(
+            f"| [`az:{variant}`](#az{variant}-{variant}) "
+            f"| {_interval(*plain[:3]) if plain else not_measured} "
+            f"| {_interval(*search[:3]) if search else not_measured} "
+            f"| {_target(search[0], SEARCH_TARGET).split(': ')[1] if search else not_measured} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def strength() -> str:
     """Every network with a strength file (``az_VARIANT.json``), rule set by rule set."""
-    measured = [v for v in sorted(VARIANTS) if (RESULTS / f"az_{v}.json").is_file()]
+    measured = measured_networks()
     sections = [_network_strength(v, RESULTS / f"az_{v}.json") for v in measured]
     shared = {alias: owner for alias, owner in SAME_RULES.items() if owner in measured}
     if shared:
@@ -173,19 +230,28 @@ def az_training() -> str:
             )
             for number, (path, rows) in enumerate(stages, start=1)
         ),
+        "The network's score without search against each opponent (`alphabeta:depth=N` as "
+        "depth N); a stage's number on its first row.\n",
         "| stage | generation | positions | seconds | "
-        + " | ".join(f"`{o}`" for o in opponents)
+        + " | ".join(_opponent_column(o) for o in opponents)
         + " |",
         "|---|---|---|---|" + "---|" * len(opponents),
     ]
     for number, (_, rows) in enumerate(stages, start=1):
-        for row in rows:
+        for index, row in enumerate(rows):
             scores = " | ".join(f"{row['scores'][o][0]:.3f}" for o in opponents)
             generation, positions = row["generation"], row["positions"]
+            stage = number if index == 0 else ""
             lines.append(
-                f"| {number} | {generation} | {positions:,} | {row['seconds']} | {scores} |"
+                f"| {stage} | {generation} | {positions:,} | {row['seconds']} | {scores} |"
             )
     return "\n".join(lines) + "\n"
+
+
+def _opponent_column(opponent: str) -> str:
+    """A column's heading for `opponent`: alpha-beta of a depth as "depth N", others as given."""
+    depth = opponent.removeprefix("alphabeta:depth=")
+    return f"depth {depth}" if depth != opponent else f"`{opponent}`"
 
 
 def endgame_build() -> str:
@@ -304,25 +370,66 @@ def layout_tricks() -> str:
 
 def limits() -> str:
     """Each rule set's one-core engine against its family's C loop, run by run."""
-    path = RESULTS / "limits.json"
-    record = _read_json(path)
+    record = limits_record()
     lines = [
-        _provenance(path, record, "`benchmarks/limits.py`"),
+        _provenance(RESULTS / "limits.json", record, "`benchmarks/limits.py`"),
         f"{record['rounds']} runs; load average {record['load_average_before_and_after'][0]} "
         f"before and {record['load_average_before_and_after'][1]} after.\n",
-        "| rule set | loop | run | engine_1_core | loop | engine / loop |",
-        "|---|---|---|---|---|---|",
+    ]
+    variants = list(record["summary"])
+    lines += [
+        "| run | "
+        + " | ".join(
+            f"`{v}` engine | `{record['summary'][v]['loop']}` loop | ratio" for v in variants
+        )
+        + " |",
+        "|---|" + "---|---|---|" * len(variants),
+    ]
+    for number, run in enumerate(record["runs"], 1):
+        cells = " | ".join(
+            f"{run[v]['engine_1_core']:,} | {run[v]['loop_moves_per_s']:,} | {run[v]['ratio']:.3f}"
+            for v in variants
+        )
+        lines.append(f"| {number} | {cells} |")
+    medians = " | ".join(
+        f" | | **{record['summary'][v]['ratio_median']:.3f}** ({record['summary'][v]['target']})"
+        for v in variants
+    )
+    lines.append(f"| median (target) |{medians} |")
+    return "\n".join(lines) + "\n"
+
+
+def limits_record() -> dict:
+    """`benchmarks/limits.py`'s record: each rule set's engine against its family's C loop."""
+    return _read_json(RESULTS / "limits.json")
+
+
+def median_rates(record: dict, variant: str) -> tuple[float, float]:
+    """The engine's and the C loop's moves a second for `variant`, each the median run's."""
+    return (
+        statistics.median(run[variant]["engine_1_core"] for run in record["runs"]),
+        statistics.median(run[variant]["loop_moves_per_s"] for run in record["runs"]),
+    )
+
+
+def limits_summary() -> str:
+    """One row a rule set measured against its family's C loop: the median run's rates, the
+    ratio's median and range over the runs, and its target."""
+    record = limits_record()
+    lines = [
+        _provenance(RESULTS / "limits.json", record, "`benchmarks/limits.py`").rstrip()
+        + f" Moves a second of random play on one core, the median of {record['rounds']} runs.\n",
+        "| rule set | engine | its family's C loop | engine / loop (lowest–highest) | target |",
+        "|---|---|---|---|---|",
     ]
     for variant, summary in record["summary"].items():
-        for number, run in enumerate(record["runs"], 1):
-            row = run[variant]
-            lines.append(
-                f"| `{variant}` | {summary['loop']} | {number} | {row['engine_1_core']:,} "
-                f"| {row['loop_moves_per_s']:,} | {row['ratio']:.3f} |"
-            )
+        engine, loop = median_rates(record, variant)
+        ratio = _interval(
+            summary["ratio_median"], summary["ratio_lowest"], summary["ratio_highest"]
+        )
         lines.append(
-            f"| `{variant}` | {summary['loop']} | median (target) | | "
-            f"| **{summary['ratio_median']:.3f}** ({summary['target']}) |"
+            f"| `{variant}` | {engine:,.0f} | {loop:,.0f} (`{summary['loop']}`) | {ratio} "
+            f"| {_target(summary['ratio_median'], summary['target'])} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -379,17 +486,22 @@ def atlas() -> str:
     the exact value of a board solved whole."""
     path = RESULTS / "atlas.json"
     record = _read_json(path)
+    agents = collections.Counter(cell["agent"] for cell in record["cells"])
+    usual = agents.most_common(1)[0][0] if agents else ""
     lines = [
         _provenance(path, record, "`benchmarks/atlas.py`"),
         f"Seed {record['seed']}; a cell stops once both intervals are within "
         f"±{record['half_width']} or at {record['max_games']} games; a cell marked *unfinished* "
-        "is counted as far as its games went.\n",
-        "| rule set and options | agent | games | first player's score (95%) "
-        "| draw rate (95%) | distinct games | plies a game | s a game | perfect play |",
-        "|---|---|---|---|---|---|---|---|---|",
+        f"is counted as far as its games went. Every cell is played by `{usual}` but those "
+        "that name their agent.\n",
+        "| rule set and options | games (distinct) | first player's score (95%) "
+        "| draw rate (95%) | plies a game | s a game | perfect play |",
+        "|---|---|---|---|---|---|---|",
     ]
     for cell in record["cells"]:
         name = f"`{cell['name']}`" + ("" if cell["complete"] else " *unfinished*")
+        if cell["agent"] != usual:
+            name += f", by `{cell['agent']}`"
         score = _interval(cell["first_player_score"], *cell["first_player_interval"])
         draws = _interval(cell["draw_rate"], *cell["draw_interval"])
         exact = cell["exact"]
@@ -400,8 +512,8 @@ def atlas() -> str:
             f"{exact['seeds']} seeds"
         )
         lines.append(
-            f"| {name} | `{cell['agent']}` | {cell['games']} | {score} | {draws} "
-            f"| {cell['distinct_games']} | {cell['mean_plies']:.0f} "
+            f"| {name} | {cell['games']} ({cell['distinct_games']}) | {score} | {draws} "
+            f"| {cell['mean_plies']:.0f} "
             f"| {cell['seconds_per_game']:.2f} | {perfect} |"
         )
     return "\n".join(lines) + "\n"
@@ -503,6 +615,8 @@ def pages() -> dict[str, str]:
     return {
         "atlas.md": atlas(),
         "strength.md": strength(),
+        "strength_summary.md": strength_summary(),
+        "limits_summary.md": limits_summary(),
         "az_training.md": az_training(),
         "compile_times.md": compile_times(),
         "endgame_build.md": endgame_build(),
