@@ -7,6 +7,9 @@
 - ``{mancala-env-header} NAME``: the rule page's header table (`registry_tables.env_header`),
   read from the registry and the environment as made.
 
+Code in a table cell may break after its separators (`BreakCodeInTables`), so that tables of
+ids and test names fit the column.
+
 The images are written into the build's ``_images/`` as each page is written, never into the
 source tree, so what the site shows is what the code draws today.
 """
@@ -14,6 +17,7 @@ source tree, so what the site shows is what the code draws today.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,6 +29,7 @@ from docutils.parsers.rst import directives
 from docutils.statemachine import StringList
 from PIL import Image
 from sphinx.application import Sphinx
+from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.docutils import SphinxDirective, SphinxTranslator
 
 from mancala_env.variants import VARIANTS
@@ -158,6 +163,30 @@ class EnvHeaderDirective(SphinxDirective):
         return [container]
 
 
+CODE_BREAKS = re.compile(r"(?<=[_/.:=,])(?=[^\s_/.:=,])")  # after a separator, before a word
+UNBROKEN_CODE = 16  # code shorter than this (an option's name, a value) stays whole
+
+
+class BreakCodeInTables(SphinxPostTransform):
+    """Code in a table cell (ids, paths, test names, agent specs) may break after its
+    separators (``_ / . : = ,``), by an HTML ``<wbr>`` that copying leaves out, so that a
+    table fits the column without breaking a word of it anywhere; short code stays whole."""
+
+    default_priority = 900
+    formats = ("html",)
+
+    def run(self, **kwargs: object) -> None:
+        for entry in self.document.findall(nodes.entry):
+            for literal in list(entry.findall(nodes.literal)):
+                for text in list(literal.findall(nodes.Text)):
+                    pieces = CODE_BREAKS.split(str(text))
+                    if len(pieces) > 1 and len(text) >= UNBROKEN_CODE:
+                        parts: list[nodes.Node] = [nodes.Text(pieces[0])]
+                        for piece in pieces[1:]:
+                            parts += [nodes.raw("", "<wbr>", format="html"), nodes.Text(piece)]
+                        text.parent.replace(text, parts)
+
+
 def visit_html(translator: SphinxTranslator, node: generated_image) -> None:
     """Draw the image into the build's ``_images/`` and point an ``<img>`` at it."""
     folder = Path(translator.builder.outdir) / translator.builder.imagedir
@@ -187,4 +216,5 @@ def setup(app: Sphinx) -> dict[str, object]:
     app.add_directive("mancala-board", BoardDirective)
     app.add_directive("results-figure", ResultsFigureDirective)
     app.add_directive("mancala-env-header", EnvHeaderDirective)
+    app.add_post_transform(BreakCodeInTables)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
