@@ -17,6 +17,7 @@ import results_tables  # noqa: E402
 
 project = "mancala_env"
 author = "the mancala_env authors"
+copyright = author  # noqa: A001 (Sphinx's name for the footer's line)
 release = installed_version("mancala_env")
 version = release
 

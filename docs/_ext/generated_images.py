@@ -164,7 +164,17 @@ class EnvHeaderDirective(SphinxDirective):
 
 
 CODE_BREAKS = re.compile(r"(?<=[_/.:=,])(?=[^\s_/.:=,])")  # after a separator, before a word
-UNBROKEN_CODE = 16  # code shorter than this (an option's name, a value) stays whole
+UNBROKEN_CODE = 16  # a word of code shorter than this (an option's name, `houses=3`) stays whole
+
+
+def _code_pieces(text: str) -> list[str]:
+    """`text` cut where a line may break inside its long words (none: one piece)."""
+    pieces = [""]
+    for word in re.split(r"(\s+)", text):
+        parts = CODE_BREAKS.split(word) if len(word) >= UNBROKEN_CODE else [word]
+        pieces[-1] += parts[0]
+        pieces += parts[1:]
+    return pieces
 
 
 class BreakCodeInTables(SphinxPostTransform):
@@ -179,8 +189,8 @@ class BreakCodeInTables(SphinxPostTransform):
         for entry in self.document.findall(nodes.entry):
             for literal in list(entry.findall(nodes.literal)):
                 for text in list(literal.findall(nodes.Text)):
-                    pieces = CODE_BREAKS.split(str(text))
-                    if len(pieces) > 1 and len(text) >= UNBROKEN_CODE:
+                    pieces = _code_pieces(str(text))
+                    if len(pieces) > 1:
                         parts: list[nodes.Node] = [nodes.Text(pieces[0])]
                         for piece in pieces[1:]:
                             parts += [nodes.raw("", "<wbr>", format="html"), nodes.Text(piece)]

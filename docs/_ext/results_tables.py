@@ -495,8 +495,8 @@ def atlas() -> str:
         f"is counted as far as its games went. Every cell is played by `{usual}` but those "
         "that name their agent.\n",
         "| rule set and options | games (distinct) | first player's score (95%) "
-        "| draw rate (95%) | plies a game | s a game | perfect play |",
-        "|---|---|---|---|---|---|---|",
+        "| draw rate (95%) | plies, seconds a game | perfect play |",
+        "|---|---|---|---|---|---|",
     ]
     for cell in record["cells"]:
         name = f"`{cell['name']}`" + ("" if cell["complete"] else " *unfinished*")
@@ -513,8 +513,7 @@ def atlas() -> str:
         )
         lines.append(
             f"| {name} | {cell['games']} ({cell['distinct_games']}) | {score} | {draws} "
-            f"| {cell['mean_plies']:.0f} "
-            f"| {cell['seconds_per_game']:.2f} | {perfect} |"
+            f"| {cell['mean_plies']:.0f}, {cell['seconds_per_game']:.2f} | {perfect} |"
         )
     return "\n".join(lines) + "\n"
 
