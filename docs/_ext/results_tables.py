@@ -83,21 +83,27 @@ def _network_strength(variant: str, path: Path) -> list[str]:
     ]
     goal_variant, goal_opponent, goal = NO_SEARCH_TARGET
     targeted = variant == goal_variant and goal_opponent in record["no_search"]
+    counts = {games for *_, games in record["no_search"].values()}
+    same = f"{counts.pop()} games against each, " if len(counts) == 1 else ""  # not a column
     lines += [
-        f"Without search (`az:{record['network']}`, its most likely legal move), from random "
-        "four-move lines:\n",
-        "| against | games | score (95% interval) |" + (" target |" if targeted else ""),
-        "|---|---|---|" + ("---|" if targeted else ""),
+        f"Without search (`az:{record['network']}`, its most likely legal move), {same}from "
+        "random four-move lines:\n",
+        "| against |"
+        + ("" if same else " games |")
+        + " score (95% interval) |"
+        + (" target |" if targeted else ""),
+        "|---|---|" + ("" if same else "---|") + ("---|" if targeted else ""),
     ]
     for opponent, (score, low, high, games) in record["no_search"].items():
         note = _target(score, goal) if opponent == goal_opponent else ""
-        cells = f"`{opponent}` | {games} | {_interval(score, low, high)}"
+        played = "" if same else f" {games} |"
+        cells = f"`{opponent}` |{played} {_interval(score, low, high)}"
         lines.append(f"| {cells} |" + (f" {note} |" if targeted else ""))
     search = record["search"]
     openings = record.get("search_openings", "random lines")
     if search["scores"]:
         lines += [
-            f"\nSearching 0.1 s a move (`{search['learner']}`), from {openings}:\n",
+            f"\nSearching 0.1 s a move (`{search['learner']}`; openings: {openings}):\n",
             "| against | games | score (95% interval) | target |",
             "|---|---|---|---|",
         ]
