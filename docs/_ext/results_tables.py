@@ -292,15 +292,20 @@ def endgame_accuracy() -> str:
 
 
 def _accuracy_table(pooled: dict[str, dict]) -> list[str]:
-    """Each agent's pooled accuracy (`mancala accuracy`'s fields) as a table's lines."""
-    lines = [
-        "| agent | positions | keeps the value (95%) | seeds lost a move (95%) |",
-        "|---|---|---|---|",
-    ]
+    """Each agent's pooled accuracy (`mancala accuracy`'s fields) as a table's lines; the
+    positions scored, when every agent's are as many, said once above it."""
+    counts = {row["positions"] for row in pooled.values()}
+    columns = ["agent", "positions", "keeps the value (95%)", "seeds lost a move (95%)"]
+    above = []
+    if len(counts) == 1:
+        above = [f"Each agent's moves in {next(iter(counts)):,} positions:\n"]
+        columns.remove("positions")
+    lines = [*above, f"| {' | '.join(columns)} |", "|---" * len(columns) + "|"]
     for agent, row in pooled.items():
         keeps = _interval(row["keeps_value"], row["keeps_low"], row["keeps_high"])
         lost = _interval(row["seeds_lost"], row["lost_low"], row["lost_high"])
-        lines.append(f"| `{agent}` | {row['positions']} | {keeps} | {lost} |")
+        cells = [f"`{agent}`", *([str(row["positions"])] if not above else []), keeps, lost]
+        lines.append(f"| {' | '.join(cells)} |")
     return lines
 
 

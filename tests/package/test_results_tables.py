@@ -173,13 +173,22 @@ def test_a_networks_endgame_accuracy_joins_its_strength_section(tables, tmp_path
         "- `az:ayoayo` (1.0 s): date: 2026-11-29; machine: x86_64; command: `python a.py --agents "
         "az:ayoayo`; a database of seed counts 0 to 15, default options." in section
     )
-    assert "| `az:ayoayo` | 26 | 0.750 (0.650–0.800) | 0.400 (0.200–0.800) |" in section
-    assert "| `random` | 26 | 0.500 (0.400–0.550) |" in section
+    assert "Each agent's moves in 26 positions:" in section  # once, not on every row
+    assert "| `az:ayoayo` | 0.750 (0.650–0.800) | 0.400 (0.200–0.800) |" in section
+    assert "| `random` | 0.500 (0.400–0.550) |" in section
     assert tables.endgame_accuracy_ayoayo() in section  # the endgames page's table, the same
 
     del accuracy["agents"]["random"]["database"]  # a record without it renders as unknown
     path.write_text(json.dumps(accuracy))
     assert "`python a.py --agents random`; database: not recorded in the file." in tables.strength()
+
+
+def test_an_accuracy_table_names_each_agents_positions_where_they_differ(tables):
+    rows = {"a": accuracy_scores(0.5, 1.0)["rows"][-1], "b": accuracy_scores(0.6, 0.5)["rows"][-1]}
+    rows["b"] = {**rows["b"], "positions": 30}
+    table = tables._accuracy_table(rows)
+    assert table[0] == "| agent | positions | keeps the value (95%) | seeds lost a move (95%) |"
+    assert table[2].startswith("| `a` | 26 | 0.500") and table[3].startswith("| `b` | 30 | 0.600")
 
 
 def test_metrics_page_renders_every_rule_set_of_the_results_file(tables):
