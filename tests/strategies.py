@@ -21,6 +21,16 @@ def examples(full: int) -> int:
     return full if FULL_EXAMPLES else max(5, full // LOOP_SHARE)
 
 
+# what is no count of games (of environments, of a batch): every one refused by name
+NOT_A_COUNT = st.one_of(
+    st.integers(max_value=0),
+    st.booleans(),
+    st.floats(allow_nan=True),
+    st.text(max_size=3),
+    st.none(),
+    st.lists(st.integers(1, 3), max_size=2),
+    st.just(np.int64(0)),
+)
 PIECE_LISTS = st.lists(st.sampled_from(sorted(KIND_NAMES.values())), max_size=MAX_PIECES)
 
 

@@ -16,14 +16,13 @@ from gymnasium.vector.utils import batch_space
 from gymnasium.wrappers.vector import DictInfoToList, RecordEpisodeStatistics
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import examples
+from strategies import NOT_A_COUNT, examples
 
 import mancala_env  # noqa: F401  (registers the ids)
 from mancala_env.game import Game
 from mancala_env.gym_vector import MancalaVectorEnv
 from mancala_env.observation import observe
 from mancala_env.variants import VARIANTS
-from mancala_env.vec_env import MancalaVecEnv
 
 N = 6
 
@@ -252,25 +251,12 @@ def test_options_and_errors():
 
 
 # what is no count of games: none, a negative one, a bool, a float, a text, a list
-NOT_A_COUNT = st.one_of(
-    st.integers(max_value=0),
-    st.booleans(),
-    st.floats(allow_nan=True),
-    st.text(max_size=3),
-    st.none(),
-    st.lists(st.integers(1, 3), max_size=2),
-    st.just(np.int64(0)),
-)
-
-
 @settings(max_examples=examples(60), deadline=None)
 @given(count=NOT_A_COUNT, mode=st.sampled_from([None, "vector_entry_point"]))
 def test_a_count_of_games_that_is_no_positive_integer_is_one_line_naming_it(count, mode):
-    """Every count a vector environment of the suite is asked for is checked by the one integer
-    rule, its message naming the argument and the integers allowed (the stable-baselines3
-    environment's used to name BatchedGames' n_games instead). Gymnasium's own "sync" and
-    "async" modes make their environments without the suite: num_envs=0 fails in Gymnasium."""
+    """Every count the vector environment is asked for is checked by the one integer rule, its
+    message naming the argument and the integers allowed (the stable-baselines3 environment's
+    check is in tests/envs/test_vec_env.py). Gymnasium's own "sync" and "async" modes make
+    their environments without the suite: num_envs=0 fails in Gymnasium."""
     with pytest.raises(ValueError, match=r"^num_envs must be an integer of 1 or more, got "):
         gymnasium.make_vec(VARIANTS["oware"].gym_id(), num_envs=count, vectorization_mode=mode)
-    with pytest.raises(ValueError, match=r"^n_envs must be an integer of 1 or more, got "):
-        MancalaVecEnv("oware", count)

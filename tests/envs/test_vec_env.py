@@ -8,11 +8,13 @@ import warnings
 import numpy as np
 import pytest
 import torch
+from hypothesis import given, settings
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 from stable_baselines3.common.env_checker import _check_box_obs, _check_obs
 from stable_baselines3.common.utils import check_for_correct_spaces
 from stable_baselines3.common.vec_env import VecCheckNan, VecMonitor
+from strategies import NOT_A_COUNT, examples
 
 from mancala_env import Game
 from mancala_env.engine import layout as L
@@ -372,3 +374,12 @@ def test_an_opponent_pool_gives_each_game_one_opponent_until_it_ends():
         env._draw_opponents(1)
     with pytest.raises(ValueError, match="at least one opponent"):
         env.opponent = []
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(count=NOT_A_COUNT)
+def test_a_count_of_games_that_is_no_positive_integer_is_one_line_naming_n_envs(count):
+    """The stable-baselines3 environment's count of games is checked by the one integer rule,
+    its message naming n_envs (it used to name BatchedGames' n_games instead)."""
+    with pytest.raises(ValueError, match=r"^n_envs must be an integer of 1 or more, got "):
+        MancalaVecEnv("oware", count)
