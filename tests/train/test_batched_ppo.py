@@ -211,8 +211,10 @@ def test_ctrl_c_saves_a_checkpoint_and_prints_the_command_that_continues(
     [
         ("[batched]\nthreads = 0\n", "[batched]: threads must be an integer from 1 to"),
         ("[batched]\ndevice = 'tpu'\n", "[batched]: device must be one of auto, cpu, cuda"),
-        ("[batched]\nvf_coef = -1\n", "[batched]: vf_coef must be a number of 0 or more"),
-        ("[batched]\nmax_grad_norm = 0\n", "max_grad_norm must be a number above 0"),
+        ("[batched]\nvf_coef = -1\n", "[batched]: vf_coef must be a number from 0 to 1000"),
+        ("[batched]\nvf_coef = 1e300\n", "[batched]: vf_coef must be a number from 0 to 1000"),
+        ("[batched]\nmax_grad_norm = 0\n", "max_grad_norm must be a number above 0 and at most"),
+        ("[batched]\nmax_grad_norm = inf\n", "max_grad_norm must be a number above 0 and at"),
         ("[batched]\nthread = 1\n", "unknown setting(s) thread in"),
         ("[batched]\nprecision = 'half'\n", "precision must be one of float32, bfloat16"),
         ("[batched]\nreward = 'seeds'\n", "[batched]: reward 'seeds' is not supported; choose"),
@@ -234,6 +236,21 @@ def test_bad_settings_are_refused_in_a_line_before_anything_is_written(
     assert status == 2 and message in err, err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert not out.exists()
+
+
+def test_a_policy_whose_weights_are_not_finite_is_never_written(tmp_path):
+    """A model file (and so a checkpoint, written after its model file) of weights gone inf or
+    nan is refused with one line and nothing is written."""
+    from mancala_env.train.batched_ppo.policy import ActorCritic
+    from mancala_env.train.files import TrainingDiverged
+
+    policy = ActorCritic(observation_size=16, n_actions=6, net_arch=[8, 8])
+    policy.save(tmp_path / "finite.zip")
+    with torch.no_grad():
+        next(policy.parameters())[0, 0] = float("nan")
+    with pytest.raises(TrainingDiverged, match="no longer finite when broken.zip was to be saved"):
+        policy.save(tmp_path / "broken.zip")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["finite.zip"]
 
 
 def test_the_masked_categorical_never_draws_an_illegal_move():

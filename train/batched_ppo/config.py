@@ -20,6 +20,7 @@ from ..config import TrainConfig, _build, _positive_int, read_toml, train_config
 CONFIGS = PPO_CONFIGS / "batched_ppo"
 TABLE = "batched"  # the table of `BatchedSettings` in a config file
 PRECISIONS = ("float32", "bfloat16")
+MAX_COEFFICIENT = 1000.0  # vf_coef's and max_grad_norm's bound (their defaults are 0.5)
 
 
 @dataclass(frozen=True)
@@ -42,8 +43,8 @@ class BatchedSettings:
     reward: str = "win_loss"
 
     def __post_init__(self) -> None:
-        number(self.vf_coef, "vf_coef", 0, None)
-        number(self.max_grad_norm, "max_grad_norm", 0, None, low_open=True)
+        number(self.vf_coef, "vf_coef", 0, MAX_COEFFICIENT)
+        number(self.max_grad_norm, "max_grad_norm", 0, MAX_COEFFICIENT, low_open=True)
         _positive_int("threads", self.threads, high=MAX_WORKERS)
         _positive_int("eval_workers", self.eval_workers, high=MAX_WORKERS)
         if self.precision not in PRECISIONS:

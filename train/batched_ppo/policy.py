@@ -25,6 +25,8 @@ from torchrl.modules import MaskedCategorical
 from mancala_env.agents.ppo import load_maskable_ppo
 from mancala_env.outputs import write_atomically
 
+from ..files import check_finite
+
 # a saved model's members, as stable-baselines3 names them
 DATA, WEIGHTS = "data", "policy.pth"
 
@@ -89,7 +91,10 @@ class ActorCritic(nn.Module):
         return buffer.getvalue()
 
     def save(self, path: str | Path) -> Path:
-        """Write the policy as a model file (`model_bytes`), whole or not at all."""
+        """Write the policy as a model file (`model_bytes`), whole or not at all; nothing, and
+        TrainingDiverged, when its weights are not all finite (a checkpoint's too: it is
+        written after its model file)."""
+        check_finite(self.parameters(), f"when {Path(path).name} was to be saved")
         write_atomically(path, self.model_bytes())
         return Path(path)
 
