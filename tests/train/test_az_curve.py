@@ -73,3 +73,17 @@ def test_the_command_refuses_a_bad_file_in_one_line(tmp_path, capsys):
     assert stopped.value.code == 2
     assert "no evaluations" in capsys.readouterr().err
     assert not (tmp_path / "curve.png").exists()
+
+
+def test_the_command_replaces_a_file_of_another_kind_only_when_told(tmp_path, capsys):
+    first = write_lines(tmp_path / "first.jsonl", FIRST)
+    out = tmp_path / "runs.sqlite"
+    out.write_bytes(b"SQLite format 3\0" + b"\0" * 84)  # a tournament store, say
+    with pytest.raises(SystemExit) as refused:
+        main([first, "--variant", "oware", "--out", str(out)])
+    assert refused.value.code == 2
+    err = capsys.readouterr().err
+    assert "is a SQLite database" in err and "--replace" in err and len(err.splitlines()) == 1
+    assert out.read_bytes().startswith(b"SQLite format 3")
+    assert main([first, "--variant", "oware", "--out", str(out), "--replace"]) == 0
+    assert out.read_bytes().startswith(PNG)

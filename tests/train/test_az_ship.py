@@ -117,3 +117,16 @@ def test_a_file_that_is_not_a_network_is_refused(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main([str(bad), str(tmp_path / "out.npz")])
     assert "cannot load a network" in capsys.readouterr().err
+
+
+def test_an_out_of_another_kind_is_replaced_only_when_told(source, tmp_path, capsys):
+    out = tmp_path / "notes.txt"
+    out.write_text("mine\n")
+    with pytest.raises(SystemExit) as refused:
+        main([str(source), str(out), "--positions", "10"])
+    assert refused.value.code == 2
+    err = capsys.readouterr().err
+    assert "is a text file" in err and "--replace" in err and len(err.splitlines()) == 1
+    assert out.read_text() == "mine\n"
+    main([str(source), str(out), "--positions", "10", "--replace"])
+    assert out.read_bytes().startswith(b"PK\x03\x04")

@@ -11,14 +11,13 @@ before fitted) has one curve, drawn from each stage's ``evaluations.jsonl`` in o
 
 from __future__ import annotations
 
-import argparse
 import io
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from mancala_env.arguments import input_file, output_file
-from mancala_env.outputs import write_atomically
+from mancala_env.arguments import Parser, input_file, output_file
+from mancala_env.outputs import PNG_PICTURE, write_atomically
 from mancala_env.readers import parse_json, read_bytes
 from mancala_env.variants import VARIANTS
 
@@ -75,9 +74,11 @@ def plot_curve(
     path: str | Path,
     variant: str,
     stage_starts: Sequence[float] = (),
+    replace: bool = False,
 ) -> None:
     """Draw `evaluations` (``evaluations.jsonl``'s lines) into the PNG file `path`, with a
-    line where each of `stage_starts` (seconds) began a later stage of the training."""
+    line where each of `stage_starts` (seconds) began a later stage of the training; an
+    existing file at `path` that is no PNG picture is replaced only with `replace`."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -119,22 +120,24 @@ def plot_curve(
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png")
     plt.close(figure)
-    write_atomically(path, buffer.getvalue())
+    write_atomically(path, buffer.getvalue(), PNG_PICTURE, replace)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description="Draw a network's learning curve from its training stages' evaluations."
+    parser = Parser(
+        prog="python -m mancala_env.train.az.curve",
+        description="Draw a network's learning curve from its training stages' evaluations.",
     )
     parser.add_argument("stages", nargs="+", type=input_file, help="evaluations.jsonl, in order")
     parser.add_argument("--variant", required=True, choices=sorted(VARIANTS))
     parser.add_argument("--out", required=True, type=output_file, help="the PNG file to write")
+    parser.writes("out", PNG_PICTURE)
     args = parser.parse_args(argv)
     try:
         joined, starts = join_stages([read_evaluations(path) for path in args.stages])
     except ValueError as error:
         parser.error(str(error))
-    plot_curve(joined, args.out, args.variant, starts)
+    plot_curve(joined, args.out, args.variant, starts, replace=args.replace)
     print(f"wrote {args.out}: {len(joined)} evaluations in {len(args.stages)} stage(s)")
     return 0
 

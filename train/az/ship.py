@@ -13,9 +13,6 @@ afterwards is the shipped file's.
 
 from __future__ import annotations
 
-import argparse
-from pathlib import Path
-
 import numpy as np
 
 from mancala_env import Game
@@ -26,8 +23,9 @@ from mancala_env.agents.network import (
     parse_network,
     read_network,
 )
+from mancala_env.arguments import Parser, output_file
 from mancala_env.observation import observe
-from mancala_env.outputs import OutputError, write_atomically
+from mancala_env.outputs import ZIP_ARCHIVE, OutputError, write_atomically
 
 HALF_MAX = float(np.finfo(np.float16).max)
 MAX_POSITIONS = 100_000  # a few seconds of random games; more tells nothing new
@@ -76,11 +74,12 @@ def _names(network: Network) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m mancala_env.train.az.ship", description=__doc__.splitlines()[0]
-    )
+    parser = Parser(prog="python -m mancala_env.train.az.ship", description=__doc__.splitlines()[0])
     parser.add_argument("network", help="a network file (a run's final.npz or gen_N.npz)")
-    parser.add_argument("out", type=Path, help="the file to write (agents/networks/NAME.npz)")
+    parser.add_argument(
+        "out", type=output_file, help="the file to write (agents/networks/NAME.npz)"
+    )
+    parser.writes("out", ZIP_ARCHIVE)
     parser.add_argument(
         "--positions", type=int, default=2000, help="positions the rounding is checked on"
     )
@@ -92,7 +91,7 @@ def main(argv: list[str] | None = None) -> None:
         size = network_file(args.network).stat().st_size
         content = half_precision(network)
         shift = rounding_shift(network, parse_network(content), args.positions)
-        write_atomically(args.out, content)
+        write_atomically(args.out, content, ZIP_ARCHIVE, args.replace)
     except (NetworkError, OutputError) as error:
         parser.exit(2, f"{parser.prog}: error: {error}\n")
     print(f"{args.out}: {len(content):,} bytes (from {size:,})")
