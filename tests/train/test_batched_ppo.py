@@ -163,8 +163,12 @@ def test_a_resumed_run_ends_with_the_weights_of_the_run_that_went_on(finished_ru
     checkpoint = out / "checkpoints" / "step_256.zip"
     assert all(torch.equal(a, b) for a, b in zip(weights(checkpoint).values(), weights(
         finished_run / "run" / "checkpoints" / "step_256.zip").values(), strict=True))  # fmt: skip
-    result = train_batched_ppo("oware", TINY, out, resume=checkpoint, progress=False)
+    # a config whose learning settings differ: the run goes on with its checkpoint's
+    other = replace(TINY, batched=replace(TINY.batched, vf_coef=2.0, reward="score"))
+    result = train_batched_ppo("oware", other, out, resume=checkpoint, progress=False)
     assert result.timesteps == 512
+    kept = json.loads((out / "run.json").read_text())["config"]["batched"]
+    assert (kept["vf_coef"], kept["reward"]) == (TINY.batched.vf_coef, TINY.batched.reward)
     mine, unbroken = (weights(folder / "checkpoints" / "step_512.zip")
                       for folder in (out, finished_run / "run"))  # fmt: skip
     assert mine.keys() == unbroken.keys()
@@ -177,6 +181,27 @@ def test_a_resumed_run_ends_with_the_weights_of_the_run_that_went_on(finished_ru
     (out / "checkpoints" / "step_256.pt").unlink()
     with pytest.raises(ValueError, match="has its step_256.pt beside it"):
         train_batched_ppo("oware", TINY, out, resume=checkpoint, progress=False)
+
+
+def test_a_round_stopped_in_its_update_leaves_the_policy_as_it_was(tmp_path, monkeypatch):
+    """Ctrl-C in the middle of an update undoes the round's changes to the policy and to
+    Adam's state, so the checkpoint then written holds whole rounds only."""
+    run = batched_run._Run("oware", TINY, tmp_path, 0, torch.device("cpu"))
+    run.restart_games()
+    before = {name: tensor.clone() for name, tensor in run.policy.state_dict().items()}
+
+    def interrupted(loss, optimizer, rollout, ppo, settings):
+        with torch.no_grad():
+            for parameter in run.policy.parameters():
+                parameter.add_(1.0)  # part of an update made
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(batched_run, "update", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run.round()
+    after = run.policy.state_dict()
+    assert all(torch.equal(before[name], after[name]) for name in before)
+    assert run.steps == 0
 
 
 def test_ctrl_c_saves_a_checkpoint_and_prints_the_command_that_continues(

@@ -21,6 +21,7 @@ file that ``ppo:PATH`` plays::
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 import time
@@ -51,7 +52,7 @@ from ..run import (
     newest_checkpoint,
 )
 from ..selfplay import Evaluation, evaluate
-from .config import BatchedPPOConfig
+from .config import TABLE, BatchedPPOConfig, BatchedSettings
 from .loss import ppo_loss
 from .policy import ActorCritic
 from .pool import PolicyPool
@@ -59,6 +60,26 @@ from .rollout import RolloutBatch
 from .update import new_optimizer, update
 
 MAX_TENSOR_BYTES = 1024 * 1024 * 1024  # a checkpoint's tensors: the policy and Adam's moments
+
+
+LEARNING_SETTINGS = ("vf_coef", "max_grad_norm", "precision", "reward")  # what a resume keeps
+
+
+def _learning_settings(
+    checkpoint: Path, state: dict[str, Any], given: BatchedSettings
+) -> BatchedSettings:
+    """The `[batched]` settings a resumed run goes on with: those that shape what it learns
+    (`LEARNING_SETTINGS`) as its checkpoint holds them, so it goes on as the run that was not
+    stopped; the machine's (threads, device, eval_workers) as given now."""
+    try:
+        saved = state["config"][TABLE]
+        kept = {name: saved[name] for name in LEARNING_SETTINGS}
+        return replace(given, **kept)
+    except (KeyError, TypeError, ValueError) as error:
+        raise ModelLoadError(
+            f"{checkpoint.with_suffix('.json')} is not a checkpoint's state: its [{TABLE}] "
+            f"settings: {error}"
+        ) from None
 
 
 def crossed(before: int, after: int, every: int) -> bool:
@@ -104,7 +125,13 @@ class _Run:
         ppo = self.config.run.ppo
         rollout = self.batch.collect(self.policy, ppo.n_steps, self.device)
         began = time.perf_counter()
-        report = update(self.loss, self.optimizer, rollout, ppo, self.config.batched)
+        kept = copy.deepcopy((self.policy.state_dict(), self.optimizer.state_dict()))
+        try:
+            report = update(self.loss, self.optimizer, rollout, ppo, self.config.batched)
+        except KeyboardInterrupt:  # the round is undone: a checkpoint holds whole rounds only
+            self.policy.load_state_dict(kept[0])
+            self.optimizer.load_state_dict(kept[1])
+            raise
         self.update_seconds += time.perf_counter() - began
         self.steps += rollout.steps
         games = self.batch.timings.games
@@ -236,7 +263,11 @@ def train_batched_ppo(
                 f"{config.run.timesteps:,} timesteps asked for: nothing to do (no file "
                 "changed); ask for more with --timesteps"
             )
-        config = replace(config, run=replace(config.run, ppo=state["ppo"]))
+        config = replace(
+            config,
+            run=replace(config.run, ppo=state["ppo"]),
+            batched=_learning_settings(resume, state, config.batched),
+        )
     else:
         claim_folder(out, overwrite, RUN_FILES, newest_checkpoint(out), "step_N.zip")
     done = 0 if state is None else state["timesteps"]
