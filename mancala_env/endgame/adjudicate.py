@@ -196,6 +196,10 @@ class Adjudication:
             raise ValueError(
                 f"adjudication must hold directory, mode and identity, got {record!r}"[:300]
             )
+        if not isinstance(record["identity"], str):  # None would read the files as they are now
+            raise ValueError(
+                f"the adjudication's identity must be a text, got {record['identity']!r}"[:300]
+            )
         return cls(**record)
 
     def open(self, variant: Variant, options: RuleOptions) -> Adjudicator:

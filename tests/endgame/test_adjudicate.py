@@ -194,3 +194,6 @@ def test_a_database_changed_since_it_was_named_is_refused(tmp_path) -> None:
     build(OWARE, OWARE.options(), 3, tmp_path, progress=False)
     with pytest.raises(ValueError, match="changed since"):
         named.open(OWARE, OWARE.options())
+    stored = {**named.to_json(), "identity": None}  # would take the changed files as they are
+    with pytest.raises(ValueError, match="identity must be a text, got None"):
+        Adjudication.from_json(stored)
