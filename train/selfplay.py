@@ -176,13 +176,20 @@ class SelfPlayCallback(BaseCallback):
         """Save the model and what the run needs to continue (its pool, its best score)."""
         path = self.out / "checkpoints" / f"step_{self.num_timesteps}.zip"
         save_model(self.model, path)
-        state: dict[str, Any] = {
-            "variant": self.variant,
-            "timesteps": self.num_timesteps,
-            "best_score": self.best_score,
-            "pool": self.pool.state(),
-            "config": self.config.to_json(),
-            "seed": self.seed,
-        }
-        write_json(path.with_suffix(".json"), state)
+        write_checkpoint_state(self, path, self.num_timesteps)
         return path
+
+
+def write_checkpoint_state(run: Any, checkpoint: Path, timesteps: int) -> None:
+    """The state a PPO run (either route: `SelfPlayCallback`, the batched trainer's run) writes
+    beside its checkpoint `checkpoint` at `timesteps`, and `train.run._resume_state` reads:
+    its rule set, step count, best score, pool, settings and seed."""
+    state: dict[str, Any] = {
+        "variant": run.variant,
+        "timesteps": timesteps,
+        "best_score": run.best_score,
+        "pool": run.pool.state(),
+        "config": run.config.to_json(),
+        "seed": run.seed,
+    }
+    write_json(checkpoint.with_suffix(".json"), state)

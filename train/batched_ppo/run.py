@@ -51,7 +51,7 @@ from ..run import (
     _resume_state,
     newest_checkpoint,
 )
-from ..selfplay import Evaluation, evaluate
+from ..selfplay import Evaluation, evaluate, write_checkpoint_state
 from .config import TABLE, BatchedPPOConfig, BatchedSettings
 from .loss import ppo_loss
 from .policy import ActorCritic
@@ -173,15 +173,7 @@ class _Run:
         buffer = io.BytesIO()
         torch.save(tensors, buffer)
         write_atomically(path.with_suffix(".pt"), buffer.getvalue())
-        state = {
-            "variant": self.variant,
-            "timesteps": self.steps,
-            "best_score": self.best_score,
-            "pool": self.pool.state(),
-            "config": self.config.to_json(),
-            "seed": self.seed,
-        }
-        write_json(path.with_suffix(".json"), state)
+        write_checkpoint_state(self, path, self.steps)
         return path
 
     def restore(self, checkpoint: Path, state: dict[str, Any]) -> None:
