@@ -5,8 +5,9 @@ rule set's shipped opening suite, both seats.
                                       [--opponents greedy alphabeta:depth=2] [--workers 2]
                                       [--out benchmarks/results/ppo_NAME.json]
 
-RUN is a training run's folder (what ``mancala train --out`` wrote). ``ppo:RUN/MODEL_model.zip``
-(its most likely legal move, as ``ppo:`` plays by default) plays `--games` games against each
+RUN is a training run's folder (what ``mancala train --out`` wrote). Its ``MODEL_model.npz``
+(a network, played as ``az:``) or ``MODEL_model.zip`` (a MaskablePPO model, played as ``ppo:``),
+its most likely legal move either way, plays `--games` games against each
 opponent, from the lines of the rule set's shipped suite (or random four-move lines for a rule
 set without one), each line from both seats (`az_strength.gauntlet`). The games are stored in
 a SQLite file beside `--out` (an interrupted measurement resumes); the scores with 95% Wilson
@@ -36,6 +37,16 @@ SEED = 11
 MAX_RUN_BYTES = 1 << 20  # a run.json is some kB
 
 
+def _learner(run: Path, model: str) -> str:
+    """The agent spec of the run's `model` (``best`` or ``final``): a network's or a
+    MaskablePPO model's."""
+    for suffix, agent in ((".npz", "az"), (".zip", "ppo")):
+        path = run / f"{model}_model{suffix}"
+        if path.is_file():
+            return f"{agent}:{path}"
+    sys.exit(f"ppo_strength: {run} has no {model}_model.npz or {model}_model.zip")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run", type=Path, help="a training run's folder")
@@ -52,7 +63,7 @@ def main() -> None:
     out = Path(args.out or f"benchmarks/results/ppo_{args.run.name}.json")
     shipped = shipped_suite(variant)
     suite = read_suite(shipped, variant) if shipped else None
-    learner = f"ppo:{args.run / f'{args.model}_model.zip'}"
+    learner = _learner(args.run, args.model)
     store = Path(f"{out.with_suffix('')}.sqlite")
     scores = gauntlet(
         variant, learner, args.opponents, args.games, args.workers, store, args.seed, suite

@@ -84,7 +84,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=input_file,
         default=None,
         metavar="CHECKPOINT",
-        help="OUT/checkpoints/step_N.zip (az: OUT/checkpoints/gen_N.npz)",
+        help="OUT/checkpoints/step_N.zip (batched-ppo: step_N.npz, or step_N.zip with an mlp "
+        "policy; az: OUT/checkpoints/gen_N.npz)",
     )
     parser.add_argument(
         "--init",
@@ -225,7 +226,8 @@ def _ppo_lines(result: Any) -> list[str]:
     lines = [f"trained {result.timesteps:,} steps in {result.seconds / 60:.1f} min"]
     if result.evaluations:
         lines += _score_lines(result.evaluations[-1].scores)
-    lines.append(f"final model: {result.final_model}  (play it: --agents ppo:{result.final_model})")
+    play = f"{result.agent}:{result.final_model}"
+    lines.append(f"final model: {result.final_model}  (play it: --agents {play})")
     if result.best_model is not None:
         lines.append(f"best model:  {result.best_model}")
     return lines

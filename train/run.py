@@ -34,6 +34,7 @@ class TrainResult:
     timesteps: int
     seconds: float
     evaluations: list[Evaluation]
+    agent: str = "ppo"  # the agent spec's kind that plays its models (ppo:PATH, az:PATH)
 
 
 class NothingToDo(Exception):
@@ -55,16 +56,21 @@ class TrainingInterrupted(Exception):
 RUN_FILES = (
     "pool", "evaluations", "checkpoints", "tensorboard", "evaluations.jsonl",
     "evaluations.sqlite", "evaluations.sqlite-wal", "evaluations.sqlite-shm",
-    "final_model.zip", "best_model.zip", "run.json",
+    "final_model.zip", "best_model.zip", "final_model.npz", "best_model.npz", "run.json",
 )  # fmt: skip
+CHECKPOINT_SUFFIXES = (".zip", ".npz")  # a MaskablePPO model file, a network
 
 
 def newest_checkpoint(out: Path) -> Path | None:
     """The checkpoint of the most timesteps in `out`, if any."""
     found = []
-    for path in (out / "checkpoints").glob("step_*.zip"):
+    for path in (out / "checkpoints").glob("step_*"):
         steps = path.stem.removeprefix("step_")
-        if steps.isdigit() and path.with_suffix(".json").exists():
+        if (
+            path.suffix in CHECKPOINT_SUFFIXES
+            and steps.isdigit()
+            and path.with_suffix(".json").exists()
+        ):
             found.append((int(steps), path))
     return max(found)[1] if found else None
 
@@ -77,8 +83,8 @@ def _resume_state(checkpoint: Path, variant: str) -> dict:
     state_path = checkpoint.with_suffix(".json")
     if not checkpoint.exists() or not state_path.exists():
         raise ModelLoadError(
-            f"cannot resume from {checkpoint}: a checkpoint is a step_N.zip with its step_N.json "
-            f"beside it (in OUT/checkpoints/)"
+            f"cannot resume from {checkpoint}: a checkpoint is a step_N.zip or step_N.npz with "
+            "its step_N.json beside it (in OUT/checkpoints/)"
         )
     try:
         state = parse_json(read_bytes(state_path, MAX_STATE_BYTES), state_path)

@@ -43,10 +43,12 @@ def evaluate(
     timesteps: int,
     seed: int,
     workers: int = 1,
+    agent: str = "ppo",
 ) -> Evaluation:
     """A gauntlet of the saved model against the evaluation baselines (both seats), its games
-    played by `workers` processes."""
-    learner = f"ppo:{model_path}"
+    played by `workers` processes; `agent` is the spec's kind that plays the file (``ppo`` a
+    MaskablePPO model, ``az`` a network: its most likely legal move either way)."""
+    learner = f"{agent}:{model_path}"
     tournament = TournamentConfig(
         variant,
         (learner, *config.eval_opponents),

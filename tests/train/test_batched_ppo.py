@@ -1,7 +1,7 @@
 """Batched PPO (``mancala train --algo batched-ppo``): a tiny run end to end, a resumed run that
 goes on as the unbroken one did, settings refused before anything is written, the masked
-categorical's draws, the advantages against a hand computation, and the policy file that
-``ppo:PATH`` plays."""
+categorical's draws, the advantages against a hand computation, and the policy files that
+``az:PATH`` (the network) and ``ppo:PATH`` (the MaskablePPO network) play."""
 
 from __future__ import annotations
 
@@ -17,8 +17,10 @@ import torch
 
 from mancala_env import Game
 from mancala_env.agents import load_agent
+from mancala_env.agents.network import encode, read_network
 from mancala_env.agents.ppo import load_maskable_ppo
 from mancala_env.cli import main
+from mancala_env.observation import observe
 from mancala_env.train.batched_ppo import run as batched_run
 from mancala_env.train.batched_ppo.config import (
     BatchedPPOConfig,
@@ -28,6 +30,7 @@ from mancala_env.train.batched_ppo.config import (
 from mancala_env.train.batched_ppo.loss import advantages, ppo_loss
 from mancala_env.train.batched_ppo.policy import (
     ActorCritic,
+    NetworkPolicy,
     SnapshotOpponent,
     load_policy,
     masked_actions,
@@ -115,18 +118,19 @@ def test_a_tiny_run_saves_models_that_play_and_says_where_its_time_went(finished
     assert summary["timesteps"] == 512 and summary["interrupted"] is False
     assert set(summary["seconds_in"]) == {"engine", "forward", "update", "evaluations"}
     assert sum(summary["games"].values()) > 0
-    for model in ("final_model.zip", "best_model.zip", "checkpoints/step_512.zip"):
-        assert play_out(f"ppo:{run / model}", "oware").over
-    assert sorted(p.name for p in (run / "pool").iterdir())[:1] == ["step_0.zip"]
+    for model in ("final_model.npz", "best_model.npz", "checkpoints/step_512.npz"):
+        assert play_out(f"az:{run / model}", "oware").over
+    assert sorted(p.name for p in (run / "pool").iterdir())[:1] == ["step_0.npz"]
     state = json.loads((run / "checkpoints" / "step_512.json").read_text())
     assert len(state["pool"]["snapshots"]) == 2 and state["config"]["batched"]["threads"] == 1
     evaluations = [json.loads(line) for line in (run / "evaluations.jsonl").open()]
     assert [e["timesteps"] for e in evaluations] == [256, 512]
     for score, low, high in evaluations[-1]["scores"].values():
         assert 0 <= low <= score <= high <= 1
-    status = main(["play", "oware", "--agent", f"ppo:{run / 'final_model.zip'}",
+    status = main(["play", "oware", "--agent", f"az:{run / 'final_model.npz'}",
                    "--opponent", "random", "--seed", "3", "--no-color"])  # fmt: skip
     assert status == 0 and "result:" in capsys.readouterr().out
+    assert not list(run.rglob("*.zip"))  # the network's files only
 
 
 def test_a_score_reward_pays_each_moves_seed_difference_and_counts_games_by_their_winners():
@@ -143,11 +147,13 @@ def test_a_score_reward_pays_each_moves_seed_difference_and_counts_games_by_thei
     assert min(games.values()) >= 0
 
 
-def test_a_tiny_run_with_a_score_reward_saves_models_that_play(tmp_path):
-    config = replace(TINY, batched=BatchedSettings(threads=1, reward="score"))
+def test_a_tiny_run_of_the_mlp_policy_with_a_score_reward_saves_models_ppo_plays(tmp_path):
+    config = replace(TINY, batched=BatchedSettings(threads=1, reward="score", policy="mlp"))
     result = train_batched_ppo("oware", config, tmp_path / "run", progress=False)
     summary = json.loads((tmp_path / "run" / "run.json").read_text())
     assert summary["config"]["batched"]["reward"] == "score" and result.timesteps == 512
+    assert result.final_model.name == "final_model.zip" and result.agent == "ppo"
+    assert (tmp_path / "run" / "checkpoints" / "step_512.zip").exists()
     assert min(summary["games"].values()) >= 0 and sum(summary["games"].values()) > 0
     for score, low, high in result.evaluations[-1].scores.values():
         assert 0 <= low <= score <= high <= 1
@@ -160,23 +166,25 @@ def test_a_resumed_run_ends_with_the_weights_of_the_run_that_went_on(finished_ru
     out = tmp_path / "run"
     half = replace(TINY, run=replace(TINY.run, timesteps=256))
     train_batched_ppo("oware", half, out, progress=False)
-    checkpoint = out / "checkpoints" / "step_256.zip"
+    checkpoint = out / "checkpoints" / "step_256.npz"
     assert all(torch.equal(a, b) for a, b in zip(weights(checkpoint).values(), weights(
-        finished_run / "run" / "checkpoints" / "step_256.zip").values(), strict=True))  # fmt: skip
+        finished_run / "run" / "checkpoints" / "step_256.npz").values(), strict=True))  # fmt: skip
     # a config whose learning settings differ: the run goes on with its checkpoint's
-    other = replace(TINY, batched=replace(TINY.batched, vf_coef=2.0, reward="score"))
+    other = replace(TINY, batched=replace(TINY.batched, vf_coef=2.0, reward="score", policy="mlp"))
     result = train_batched_ppo("oware", other, out, resume=checkpoint, progress=False)
     assert result.timesteps == 512
     kept = json.loads((out / "run.json").read_text())["config"]["batched"]
-    assert (kept["vf_coef"], kept["reward"]) == (TINY.batched.vf_coef, TINY.batched.reward)
-    mine, unbroken = (weights(folder / "checkpoints" / "step_512.zip")
+    assert (kept["vf_coef"], kept["reward"], kept["policy"]) == (
+        TINY.batched.vf_coef, TINY.batched.reward, "network",
+    )  # fmt: skip
+    mine, unbroken = (weights(folder / "checkpoints" / "step_512.npz")
                       for folder in (out, finished_run / "run"))  # fmt: skip
     assert mine.keys() == unbroken.keys()
     assert all(torch.equal(mine[name], unbroken[name]) for name in mine)
     with pytest.raises(batched_run.NothingToDo):
-        train_batched_ppo("oware", TINY, out, resume=out / "checkpoints" / "step_512.zip")
+        train_batched_ppo("oware", TINY, out, resume=out / "checkpoints" / "step_512.npz")
     (out / "checkpoints" / "step_256.pt").write_bytes(b"not tensors")
-    with pytest.raises(ValueError, match="^cannot resume from .*step_256.zip: "):
+    with pytest.raises(ValueError, match="^cannot resume from .*step_256.npz: "):
         train_batched_ppo("oware", TINY, out, resume=checkpoint, progress=False)
     (out / "checkpoints" / "step_256.pt").unlink()
     with pytest.raises(ValueError, match="has its step_256.pt beside it"):
@@ -223,7 +231,7 @@ def test_ctrl_c_saves_a_checkpoint_and_prints_the_command_that_continues(
                "run", "--no-progress"]  # fmt: skip
     assert main(command) == 130
     err = capsys.readouterr().err
-    assert "interrupted at step 128; checkpoint saved: run/checkpoints/step_128.zip" in err
+    assert "interrupted at step 128; checkpoint saved: run/checkpoints/step_128.npz" in err
     resume = shlex.split(err.split("continue with:")[1].strip())
     assert resume[:2] == ["mancala", "train"] and "batched-ppo" in resume
     monkeypatch.setattr(batched_run._Run, "round", rounds)
@@ -244,6 +252,7 @@ def test_ctrl_c_saves_a_checkpoint_and_prints_the_command_that_continues(
         ("[batched]\nprecision = 'half'\n", "precision must be one of float32, bfloat16"),
         ("[batched]\nreward = 'seeds'\n", "[batched]: reward 'seeds' is not supported; choose"),
         ("[batched]\nreward = 1\n", "[batched]: reward 1 is not supported; choose one of"),
+        ("[batched]\npolicy = 'cnn'\n", "[batched]: policy must be one of network, mlp, got"),
         ("[ppo]\nbatch_size = 1\n", "[ppo]: batch_size must be an integer"),
         ("opponents = ['alphabeta:depth=0']\n", "opponents: bad agent spec 'alphabeta:depth=0'"),
         ("eval_opponents = ['human']\n", "eval_opponents: bad agent spec 'human'"),
@@ -332,9 +341,43 @@ def test_the_policy_file_plays_the_policys_moves_as_ppo_agents_load_it(tmp_path)
         values = loaded.predict_values(observations)[:, 0]
         assert torch.allclose(logits, torch.log_softmax(policy.actor(observations), -1), atol=1e-5)
         assert torch.allclose(values, policy.critic(observations)[:, 0], atol=1e-6)
-    assert torch.equal(load_policy(path, "oware", [24, 12]).actor[0].weight, policy.actor[0].weight)
+    reloaded = load_policy("mlp", path, "oware", [24, 12])
+    assert torch.equal(reloaded.actor[0].weight, policy.actor[0].weight)
     with pytest.raises(ValueError, match=r"does not have the layers \[24\] of this run"):
-        load_policy(path, "oware", [24])
+        load_policy("mlp", path, "oware", [24])
+
+
+def test_the_network_policy_file_plays_the_policys_moves_as_az_agents_load_it(tmp_path):
+    """The network policy sees `encode`'s inputs (each count also one-hot), starts near
+    uniform, and its file is the network ``az:PATH`` plays: the same logits and values in
+    numpy, its most likely legal move played."""
+    torch.manual_seed(0)
+    policy = NetworkPolicy("oware", [24, 12])
+    observations = np.random.default_rng(0).integers(0, 30, (32, 16)).astype(np.int8)
+    observations[:, 14:] = 0
+    inputs = policy.inputs(observations, torch.device("cpu"))
+    assert torch.equal(inputs, torch.from_numpy(encode(observations, policy.high, policy.caps)))
+    with torch.no_grad():
+        logits, values = policy(inputs)
+        assert torch.equal(policy.actor(inputs), logits)
+        assert torch.equal(policy.critic(inputs)[:, 0], values)
+    assert logits.abs().max() < 0.5  # the policy's head starts small: near uniform
+    path = policy.save(tmp_path / "policy.npz")
+    network, _ = read_network(path)
+    numpy_logits, numpy_values = network.forward(observations)
+    assert np.allclose(numpy_logits, logits.numpy(), atol=1e-5)
+    assert np.allclose(numpy_values, values.numpy(), atol=1e-5)
+    game = Game("oware")
+    seen = observe(game.state, game.to_move, game.params)[None]
+    best = int(np.argmax(np.where(game.legal_mask() > 0, network.forward(seen)[0][0], -np.inf)))
+    assert load_agent(f"az:{path}", "oware").act(game) == best
+    reloaded = load_policy("network", path, "oware", [24, 12])
+    pairs = zip(reloaded.parameters(), policy.parameters(), strict=True)
+    assert all(torch.equal(a, b) for a, b in pairs)
+    with pytest.raises(ValueError, match=r"does not have the layers \[24\] of this run"):
+        load_policy("network", path, "oware", [24])
+    with pytest.raises(ValueError, match="plays oware, not ayoayo"):
+        load_policy("network", path, "ayoayo", [24, 12])
 
 
 def test_a_copied_run_folder_refuses_a_new_run_until_overwrite(finished_run, tmp_path, capsys):
@@ -348,12 +391,13 @@ def test_a_copied_run_folder_refuses_a_new_run_until_overwrite(finished_run, tmp
     assert json.loads((tmp_path / "run" / "run.json").read_text())["timesteps"] == 128
 
 
-def test_a_bfloat16_update_fits_the_float32_weights_of_a_rollout():
+@pytest.mark.parametrize("kind", ["mlp", "network"])
+def test_a_bfloat16_update_fits_the_float32_weights_of_a_rollout(kind):
     torch.manual_seed(0)
     batch = RolloutBatch("oware", 8, seed=0)
     batch.opponent = "greedy"
     batch.restart(1)
-    policy = ActorCritic(16, 6, [16])
+    policy = ActorCritic(16, 6, [16]) if kind == "mlp" else NetworkPolicy("oware", [16])
     rollout = batch.collect(policy, 8, torch.device("cpu"))
     assert rollout.masks.gather(2, rollout.actions.unsqueeze(-1)).all()  # legal moves only
     before = [p.detach().clone() for p in policy.parameters()]

@@ -20,6 +20,7 @@ from ..config import TrainConfig, _build, _positive_int, read_toml, train_config
 CONFIGS = PPO_CONFIGS / "batched_ppo"
 TABLE = "batched"  # the table of `BatchedSettings` in a config file
 PRECISIONS = ("float32", "bfloat16")
+POLICIES = ("network", "mlp")  # see train/batched_ppo/policy.py
 MAX_COEFFICIENT = 1000.0  # vf_coef's and max_grad_norm's bound (their defaults are 0.5)
 
 
@@ -41,6 +42,10 @@ class BatchedSettings:
     # the final difference: a game's moves add up to its final difference over the seeds).
     # The evaluations judge by wins either way.
     reward: str = "win_loss"
+    # the network: "network" (the suite's policy-value network, each count also seen one-hot,
+    # saved as an .npz that az:PATH plays) or "mlp" (MaskablePPO's MlpPolicy, raw counts in
+    # tanh layers, saved as a model file that ppo:PATH plays: the like-for-like comparison)
+    policy: str = "network"
 
     def __post_init__(self) -> None:
         number(self.vf_coef, "vf_coef", 0, MAX_COEFFICIENT)
@@ -52,6 +57,8 @@ class BatchedSettings:
                 f"precision must be one of {', '.join(PRECISIONS)}, got {self.precision!r}"
             )
         check_reward(self.reward)
+        if self.policy not in POLICIES:
+            raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {self.policy!r}")
         if self.device not in DEVICES:
             raise ValueError(f"device must be one of {', '.join(DEVICES)}, got {self.device!r}")
 

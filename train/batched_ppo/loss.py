@@ -15,7 +15,7 @@ from torchrl.objectives.value.functional import generalized_advantage_estimate
 
 from ..config import PPOSettings
 from .config import BatchedSettings
-from .policy import ActorCritic
+from .policy import ActorCritic, NetworkPolicy
 from .rollout import Rollout
 
 # the keys of a minibatch (a TensorDict), as ClipPPOLoss reads them
@@ -42,7 +42,9 @@ def advantages(rollout: Rollout, gamma: float, gae_lambda: float) -> tuple[torch
     return advantage.squeeze(-1), target.squeeze(-1)
 
 
-def ppo_loss(policy: ActorCritic, ppo: PPOSettings, batched: BatchedSettings) -> ClipPPOLoss:
+def ppo_loss(
+    policy: ActorCritic | NetworkPolicy, ppo: PPOSettings, batched: BatchedSettings
+) -> ClipPPOLoss:
     """TorchRL's clipped PPO loss of `policy`: minibatches of ``observation``, ``mask``,
     ``action``, ``action_log_prob``, ``advantage``, ``value_target`` and ``state_value``."""
     actor = ProbabilisticActor(

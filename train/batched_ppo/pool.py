@@ -13,8 +13,8 @@ from .policy import SnapshotOpponent, load_policy
 
 
 class PolicyPool(OpponentPool):
-    """An `OpponentPool` whose snapshots are policies of `net_arch`'s layers, played on
-    `device`."""
+    """An `OpponentPool` whose snapshots are policies of `kind` and of `net_arch`'s layers,
+    played on `device`."""
 
     def __init__(
         self,
@@ -23,12 +23,14 @@ class PolicyPool(OpponentPool):
         self_share: float,
         pool_size: int,
         seed: int,
+        kind: str,
         net_arch: list[int],
         device: torch.device,
     ) -> None:
         super().__init__(variant, opponents, self_share, pool_size, seed)
-        self.net_arch = net_arch
+        self.kind, self.net_arch = kind, net_arch
         self.device = device
 
     def snapshot_opponent(self, path: Path) -> Any:
-        return SnapshotOpponent(load_policy(path, self.variant, self.net_arch), self.device)
+        policy = load_policy(self.kind, path, self.variant, self.net_arch)
+        return SnapshotOpponent(policy, self.device)

@@ -14,7 +14,7 @@ from torchrl.modules import MaskedCategorical
 
 from mancala_env.learner_batch import LearnerBatch
 
-from .policy import ActorCritic
+from .policy import ActorCritic, NetworkPolicy
 
 
 @dataclass
@@ -23,7 +23,7 @@ class Rollout:
     b ended after move t (its next observation is a new game's); `next_values`: the values of
     the observations after the last move, which the advantages start from."""
 
-    observations: torch.Tensor  # [T, B, observation size] float32
+    observations: torch.Tensor  # [T, B, the policy's inputs] float32
     masks: torch.Tensor  # [T, B, actions] bool
     actions: torch.Tensor  # [T, B] int64
     log_probs: torch.Tensor  # [T, B]
@@ -65,13 +65,15 @@ class RolloutBatch(LearnerBatch):
         self._current = self._start(seed)
         self.timings.engine += time.perf_counter() - began
 
-    def collect(self, policy: ActorCritic, n_steps: int, device: torch.device) -> Rollout:
+    def collect(
+        self, policy: ActorCritic | NetworkPolicy, n_steps: int, device: torch.device
+    ) -> Rollout:
         """`n_steps` moves of `policy` in every game (sampled from its masked categorical)."""
         if self._current is None:
             raise RuntimeError("restart() the batch before collecting")
         shape = (n_steps, self.num_envs)
         rollout = Rollout(
-            observations=torch.empty(*shape, self._current.shape[1], device=device),
+            observations=torch.empty(*shape, policy.input_size, device=device),
             masks=torch.empty(*shape, self.games.n_actions, dtype=torch.bool, device=device),
             actions=torch.empty(shape, dtype=torch.int64, device=device),
             log_probs=torch.empty(shape, device=device),
@@ -84,15 +86,16 @@ class RolloutBatch(LearnerBatch):
         with torch.no_grad():
             for t in range(n_steps):
                 began = time.perf_counter()
-                observations = torch.from_numpy(self._current).to(device, torch.float32)
+                observations = policy.inputs(self._current, device)
                 masks = torch.from_numpy(self.action_masks()).to(device)
-                distribution = MaskedCategorical(logits=policy.actor(observations), mask=masks)
+                logits, values = policy(observations)
+                distribution = MaskedCategorical(logits=logits, mask=masks)
                 actions = distribution.sample()
                 rollout.observations[t] = observations
                 rollout.masks[t] = masks
                 rollout.actions[t] = actions
                 rollout.log_probs[t] = distribution.log_prob(actions)
-                rollout.values[t] = policy.critic(observations)[:, 0]
+                rollout.values[t] = values
                 played = actions.cpu().numpy()
                 middle = time.perf_counter()
                 self._current, rewards, dones, ends = self._advance(played)
@@ -107,7 +110,6 @@ class RolloutBatch(LearnerBatch):
                 timings.games["drawn"] += drawn
                 timings.games["lost"] += len(ends.rows) - won - drawn
             began = time.perf_counter()
-            last = torch.from_numpy(self._current).to(device, torch.float32)
-            rollout.next_values[:] = policy.critic(last)[:, 0]
+            rollout.next_values[:] = policy(policy.inputs(self._current, device))[1]
             timings.forward += time.perf_counter() - began
         return rollout

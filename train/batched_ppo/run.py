@@ -8,15 +8,16 @@ tournament code, every `checkpoint_every` steps a checkpoint is written; the gam
 afresh from seeds of the run's seed and step count, which is what a run resumed from that
 checkpoint does, so that it goes on as the run that was not stopped did.
 
-A run's folder is the MaskablePPO route's (`train/run.py`), every model a MaskablePPO model
-file that ``ppo:PATH`` plays::
+A run's folder is the MaskablePPO route's (`train/run.py`), every model a file of the
+policy's kind (`policy`: EXT is ``npz``, a network that ``az:PATH`` plays, or ``zip``, a
+MaskablePPO model file that ``ppo:PATH`` plays)::
 
-    checkpoints/step_N.zip    the policy at step N: resume with --resume step_N.zip
+    checkpoints/step_N.EXT    the policy at step N: resume with --resume step_N.EXT
     checkpoints/step_N.json   the run's state then (steps, pool, best score, settings)
     checkpoints/step_N.pt     the policy's and Adam's tensors (read with weights_only=True)
-    pool/step_N.zip           the snapshots
-    evaluations/step_N.zip    the evaluated policies; evaluations.jsonl, evaluations.sqlite
-    final_model.zip, best_model.zip, run.json (with where the time went)
+    pool/step_N.EXT           the snapshots
+    evaluations/step_N.EXT    the evaluated policies; evaluations.jsonl, evaluations.sqlite
+    final_model.EXT, best_model.EXT, run.json (with where the time went)
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ from ..run import (
 from ..selfplay import Evaluation, evaluate, write_checkpoint_state
 from .config import TABLE, BatchedPPOConfig, BatchedSettings
 from .loss import ppo_loss
-from .policy import ActorCritic
+from .policy import KINDS, new_policy
 from .pool import PolicyPool
 from .rollout import RolloutBatch
 from .update import new_optimizer, update
@@ -62,7 +63,8 @@ from .update import new_optimizer, update
 MAX_TENSOR_BYTES = 1024 * 1024 * 1024  # a checkpoint's tensors: the policy and Adam's moments
 
 
-LEARNING_SETTINGS = ("vf_coef", "max_grad_norm", "precision", "reward")  # what a resume keeps
+# what a resume keeps
+LEARNING_SETTINGS = ("vf_coef", "max_grad_norm", "precision", "reward", "policy")
 
 
 def _learning_settings(
@@ -97,16 +99,17 @@ class _Run:
         self.variant, self.config, self.out, self.seed, self.device = (
             variant, config, out, seed, device,
         )  # fmt: skip
-        run, ppo = config.run, config.run.ppo
+        run, ppo, kind = config.run, config.run.ppo, config.batched.policy
         self.batch = RolloutBatch(variant, run.n_envs, seed, config.batched.reward)
-        size = self.batch.encoding.space.shape[0]
         torch.manual_seed(seed)
-        self.policy = ActorCritic(size, self.batch.games.n_actions, ppo.net_arch).to(device)
+        self.policy = new_policy(kind, variant, ppo.net_arch).to(device)
+        self.suffix = self.policy.suffix
         self.loss = ppo_loss(self.policy, ppo, config.batched)
         self.optimizer = new_optimizer(self.loss, ppo.learning_rate)
         self.pool = PolicyPool(
-            variant, run.opponents, run.self_share, run.pool_size, seed, ppo.net_arch, device
-        )
+            variant, run.opponents, run.self_share, run.pool_size, seed, kind, ppo.net_arch,
+            device,
+        )  # fmt: skip
         self.steps = 0
         self.best_score = -1.0
         self.evaluations: list[Evaluation] = []
@@ -142,24 +145,24 @@ class _Run:
     # ---- what a run saves --------------------------------------------------------------------
     def snapshot(self) -> None:
         """Freeze the policy into the opponent pool (the games under way keep their draws)."""
-        path = self.policy.save(self.out / "pool" / f"step_{self.steps}.zip")
+        path = self.policy.save(self.out / "pool" / f"step_{self.steps}{self.suffix}")
         self.pool.add_snapshot(path)
         self.pool.apply(self.batch)
 
     def evaluate(self, bar: tqdm | None) -> Evaluation:
         """A gauntlet against the evaluation baselines; the best policy so far is kept."""
         began = time.perf_counter()
-        path = self.policy.save(self.out / "evaluations" / f"step_{self.steps}.zip")
+        path = self.policy.save(self.out / "evaluations" / f"step_{self.steps}{self.suffix}")
         result = evaluate(
             path, self.variant, self.config.run, self.out / "evaluations.sqlite", self.steps,
-            self.seed, workers=self.config.batched.eval_workers,
+            self.seed, workers=self.config.batched.eval_workers, agent=self.policy.agent,
         )  # fmt: skip
         self.evaluations.append(result)
         with (self.out / "evaluations.jsonl").open("a") as file:
             file.write(json.dumps(result.__dict__) + "\n")
         if result.mean_score > self.best_score:
             self.best_score = result.mean_score
-            self.policy.save(self.out / "best_model.zip")
+            self.policy.save(self.out / f"best_model{self.suffix}")
         if bar is not None:
             shown = ", ".join(f"{b} {s:.0%}" for b, (s, _, _) in result.scores.items())
             bar.write(f"step {self.steps:,}: {shown}")
@@ -168,7 +171,7 @@ class _Run:
 
     def checkpoint(self) -> Path:
         """The policy, Adam's state and what the run needs to go on (see the module docstring)."""
-        path = self.policy.save(self.out / "checkpoints" / f"step_{self.steps}.zip")
+        path = self.policy.save(self.out / "checkpoints" / f"step_{self.steps}{self.suffix}")
         tensors = {"policy": self.policy.state_dict(), "optimizer": self.optimizer.state_dict()}
         buffer = io.BytesIO()
         torch.save(tensors, buffer)
@@ -232,12 +235,12 @@ def train_batched_ppo(
     """Train a policy for `variant` by batched PPO self-play (the module docstring says how);
     files go under `out`.
 
-    With `resume` (``OUT/checkpoints/step_N.zip``) the run continues from that checkpoint,
-    with the PPO settings it was trained with; NothingToDo when it already has
-    `config.run.timesteps`. Otherwise `out` must be empty or missing, or `overwrite` given.
-    The run learns in whole rollouts up to `config.run.timesteps` (rounded up; `notify` is told
-    so), or until another round would end past `max_minutes` of this run; Ctrl-C saves a
-    checkpoint and raises TrainingInterrupted."""
+    With `resume` (``OUT/checkpoints/step_N.npz``, or ``.zip`` for an ``mlp`` policy) the run
+    continues from that checkpoint, with the PPO settings it was trained with; NothingToDo when
+    it already has `config.run.timesteps`. Otherwise `out` must be empty or missing, or
+    `overwrite` given. The run learns in whole rollouts up to `config.run.timesteps` (rounded
+    up; `notify` is told so), or until another round would end past `max_minutes` of this run;
+    Ctrl-C saves a checkpoint and raises TrainingInterrupted."""
     get_variant(variant)
     check_opponents(config.run.opponents, variant, "opponents")
     check_opponents(config.run.eval_opponents, variant, "eval_opponents")
@@ -261,7 +264,8 @@ def train_batched_ppo(
             batched=_learning_settings(resume, state, config.batched),
         )
     else:
-        claim_folder(out, overwrite, RUN_FILES, newest_checkpoint(out), "step_N.zip")
+        pattern = f"step_N{KINDS[config.batched.policy].suffix}"
+        claim_folder(out, overwrite, RUN_FILES, newest_checkpoint(out), pattern)
     done = 0 if state is None else state["timesteps"]
     note = config.run.rounding_note(done)
     if note is not None and notify is not None:
@@ -313,17 +317,18 @@ def train_batched_ppo(
         seconds = _write_summary(out, summary, run, started, interrupted=True)
         raise TrainingInterrupted(checkpoint, run.steps, seconds) from None
     bar.close()
-    final = run.policy.save(out / "final_model.zip")
+    final = run.policy.save(out / f"final_model{run.suffix}")
     if saved_at != run.steps:
         run.checkpoint()
     if not run.evaluations or run.evaluations[-1].timesteps != run.steps:
         run.evaluate(None)
-    best = out / "best_model.zip"
+    best = out / f"best_model{run.suffix}"
     seconds = _write_summary(out, summary, run, started, interrupted=False)
     return TrainResult(
         out=out,
         final_model=final,
         best_model=best if best.exists() else None,
+        agent=run.policy.agent,
         timesteps=run.steps,
         seconds=seconds,
         evaluations=run.evaluations,
