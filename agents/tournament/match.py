@@ -29,6 +29,7 @@ from ..loader import load_agent
 from ..ppo import ModelLoadError
 from .record import GameRecord
 from .schedule import GameTask, TournamentConfig
+from .starts import read_record_start, record_start, set_out
 
 _AGENTS: dict[tuple[str, str, str], Agent] = {}  # (spec, variant, identity) -> agent
 _KEPT = 16  # agents kept loaded per worker (a training run evaluates a new model each time)
@@ -90,12 +91,19 @@ def check_agent(spec: str, game: Game, identity: str) -> None:
 
 
 def start(task: GameTask | dict[str, Any]) -> Game:
-    """The game of a task or a record, set out from its seed, before any move."""
+    """The game of a task or a record, set out from its seed (and at its start board, where it
+    has one: a record's is checked first, `starts.read_start`), before any move."""
     variant = task.variant if isinstance(task, GameTask) else task["variant"]
     options = task.options if isinstance(task, GameTask) else task["options"]
     seed = task.seed if isinstance(task, GameTask) else task["seed"]
     game = Game(variant, **options)
     game.reset(np.random.default_rng(seed))
+    if isinstance(task, GameTask):
+        board = task.start
+    else:
+        board = read_record_start(task.get("start", {}), game)  # a version-1 store's: none
+    if board is not None:
+        set_out(game, board)
     return game
 
 
@@ -151,6 +159,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
         agent_0=task.agents[0],
         agent_1=task.agents[1],
         seed=task.seed,
+        start=record_start(task.start),
         opening=list(task.opening),
         moves=moves,
         first_player=first_player,

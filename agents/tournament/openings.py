@@ -1,10 +1,11 @@
-"""Opening suites: positions a few plies into a game that a search rates close to even.
+"""Opening suites: positions a few plies into a game, or start boards, that a search (or an
+endgame database, by perfect play) rates even.
 
 A suite is made once (`build_suite`, ``mancala openings``) and saved as a JSON file
 (`save_suite`); tournaments and SPRT matches read it (`read_suite`, ``--opening-suite``) and
 play couple k of each pair from entry k modulo the suite's size, the seats swapped.
 
-The file (format ``mancala-opening-suite``, version 1) holds::
+The file (format ``mancala-opening-suite``, version 1, or 2 where an entry has a start) holds::
 
     {
       "format": {"name": "mancala-opening-suite", "version": 1},
@@ -21,8 +22,12 @@ The file (format ``mancala-opening-suite``, version 1) holds::
 
 An entry's game is reset with ``numpy.random.default_rng(seed)`` (as a tournament resets
 its games) and its moves are played from there; `value` is the search's value of the position
-after them for the player to move. A suite read back is checked whole: its format and version,
-every field's type, the rule set and its version and options (against a tournament's too),
+after them for the player to move. In version 2 an entry may hold a ``start`` too, a board to
+begin from instead of the rule set's starting position (`starts`: ``{"pits": [...],
+"to_move": 0}``, every seed on the board); its moves, often none (``plies`` 0), are played from
+there. A suite of version-1 entries only is written as version 1, as before starts were known.
+A suite read back is checked whole: its format and version, every field's type, the rule set
+and its version and options (against a tournament's too), every start (`starts.read_start`),
 and every entry replayed (each move legal, the game still going after them).
 """
 
@@ -33,6 +38,7 @@ import hashlib
 import json
 import math
 import os
+import reprlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,14 +53,17 @@ from mancala_env.readers import ReadError, parse_json, read_bytes
 from mancala_env.variants import VARIANTS, get_variant
 
 from ..loader import load_agent
+from .starts import Start, read_start, set_out
 
 FORMAT_NAME = "mancala-opening-suite"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # what this code writes where an entry has a start; 1 where none has
+FORMAT_VERSIONS = (1, 2)  # what it reads: version 1 has no starts
 DEFAULT_SEARCH = "alphabeta:depth=6"
 MAX_SUITE_BYTES = 64 * 1024 * 1024  # a larger file is no suite this code writes
 MAX_ENTRIES = 100_000  # what `mancala openings --count` keeps at most: each is replayed
+ENTRY_FIELDS = ("seed", "moves", "value")  # an entry's, in every version; version 2 adds start
 MAX_COUNT = 2**63 - 1  # plies, seed, tried: numpy's seeds take 64 bits
-SUITES = Path(__file__).parent / "suites"  # the suites shipped with the package: VARIANT.json
+SUITES = Path(__file__).parent / "suites"  # shipped: VARIANT.json, and NAME.json by name
 _FIELDS = (
     "format",
     *("variant", "version", "options", "plies", "search", "margin", "seed", "tried", "entries"),
@@ -67,12 +76,20 @@ class SuiteError(ValueError):
 
 @dataclass(frozen=True)
 class Opening:
-    """One entry: the game's reset seed, the moves played from there, the search's value of
-    the position after them for the player to move."""
+    """One entry: the game's reset seed, the moves played from there (from `start` when it is
+    given), the search's value of the position after them for the player to move."""
 
     seed: int
     moves: tuple[int, ...]
     value: float
+    start: Start | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry as a file holds it."""
+        entry: dict[str, Any] = {"seed": self.seed, "moves": list(self.moves), "value": self.value}
+        if self.start is not None:
+            entry["start"] = self.start.to_json()
+        return entry
 
 
 @dataclass(frozen=True)
@@ -91,10 +108,16 @@ class OpeningSuite:
     entries: tuple[Opening, ...]
     sha256: str = ""
 
+    @property
+    def has_starts(self) -> bool:
+        """Whether an entry begins from a start board (the file is then of version 2)."""
+        return any(entry.start is not None for entry in self.entries)
+
     def to_document(self) -> dict[str, Any]:
         """The suite as its file holds it."""
+        version = FORMAT_VERSION if self.has_starts else 1
         return {
-            "format": {"name": FORMAT_NAME, "version": FORMAT_VERSION},
+            "format": {"name": FORMAT_NAME, "version": version},
             "variant": self.variant,
             "version": self.version,
             "options": self.options,
@@ -103,9 +126,7 @@ class OpeningSuite:
             "margin": self.margin,
             "seed": self.seed,
             "tried": self.tried,
-            "entries": [
-                {"seed": e.seed, "moves": list(e.moves), "value": e.value} for e in self.entries
-            ],
+            "entries": [entry.to_json() for entry in self.entries],
         }
 
     def to_bytes(self) -> bytes:
@@ -280,11 +301,18 @@ def save_suite(suite: OpeningSuite, path: str | os.PathLike, replace: bool = Fal
     return hashlib.sha256(data).hexdigest()
 
 
-def shipped_suite(variant: str) -> Path | None:
-    """The suite shipped with the package for `variant`, or None."""
-    if variant not in VARIANTS:
+def shipped_names() -> list[str]:
+    """The names of the suites shipped with the package: a rule set's (its lines rated even by
+    a search) and others (``oware-3x3-fair``: start boards of a draw by perfect play)."""
+    return sorted(path.stem for path in SUITES.glob("*.json"))
+
+
+def shipped_suite(name: str) -> Path | None:
+    """The suite shipped with the package under `name` (a rule set's name for its suite of
+    lines, or another shipped suite's name), or None."""
+    if name not in shipped_names():
         return None
-    path = SUITES / f"{variant}.json"
+    path = SUITES / f"{name}.json"
     return path if path.is_file() else None
 
 
@@ -345,11 +373,13 @@ def from_document(document: Any, sha256: str) -> OpeningSuite:
         raise SuiteError("not an opening suite: a JSON object was expected")
     fmt = document.get("format")
     if not isinstance(fmt, dict) or fmt.get("name") != FORMAT_NAME:
-        raise SuiteError(f"not an opening suite: its format is {fmt!r}, not {FORMAT_NAME!r}")
-    if not is_integer(fmt.get("version")) or fmt["version"] != FORMAT_VERSION:
         raise SuiteError(
-            f"opening suite format version {fmt.get('version')!r} is not known to this code "
-            f"(it reads version {FORMAT_VERSION})"
+            f"not an opening suite: its format is {reprlib.repr(fmt)}, not {FORMAT_NAME!r}"
+        )
+    if not is_integer(fmt.get("version"), numpy=False) or fmt["version"] not in FORMAT_VERSIONS:
+        raise SuiteError(
+            f"opening suite format version {reprlib.repr(fmt.get('version'))} is not known to "
+            f"this code (it reads versions {', '.join(map(str, FORMAT_VERSIONS))})"
         )
     missing = [name for name in _FIELDS if name not in document]
     extra = sorted(set(document) - set(_FIELDS))
@@ -395,7 +425,8 @@ def from_document(document: Any, sha256: str) -> OpeningSuite:
     if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_ENTRIES:
         raise SuiteError(f"entries must be a list of 1 to {MAX_ENTRIES:,} entries")
     game = Game(variant, **options)  # reset afresh for each entry
-    entries = tuple(_entry(game, document["plies"], i, e) for i, e in enumerate(raw))
+    fields = ENTRY_FIELDS if fmt["version"] == 1 else (*ENTRY_FIELDS, "start")
+    entries = tuple(_entry(game, document["plies"], fields, i, e) for i, e in enumerate(raw))
     return OpeningSuite(
         variant=variant,
         version=version,
@@ -410,22 +441,33 @@ def from_document(document: Any, sha256: str) -> OpeningSuite:
     )
 
 
-def _entry(game: Game, plies: int, index: int, raw: Any) -> Opening:
-    """Entry `index` of a suite, replayed in `game`: each move legal, the game going after
-    them."""
+def _entry(game: Game, plies: int, fields: tuple[str, ...], index: int, raw: Any) -> Opening:
+    """Entry `index` of a suite, of the `fields` its version knows, replayed in `game` (from
+    its start, checked first, where it has one): each move legal, the game going after them."""
     where = f"entry {index}"
-    if not isinstance(raw, dict) or set(raw) != {"seed", "moves", "value"}:
-        raise SuiteError(f"{where} must be an object of seed, moves and value, got {raw!r}")
+    if not isinstance(raw, dict) or not set(ENTRY_FIELDS) <= set(raw) <= set(fields):
+        raise SuiteError(
+            f"{where} must be an object of {', '.join(ENTRY_FIELDS)}"
+            + (" and, if it has one, its start" if len(fields) > len(ENTRY_FIELDS) else "")
+            + f", got {reprlib.repr(raw)}"
+        )
     seed, moves, value = raw["seed"], raw["moves"], raw["value"]
     if not is_integer(seed, numpy=False) or not 0 <= seed < 2**63:
-        raise SuiteError(f"{where}: seed must be a non-negative integer, got {seed!r}")
+        raise SuiteError(f"{where}: seed must be a non-negative integer, got {reprlib.repr(seed)}")
     if not isinstance(moves, list) or not all(is_integer(m, numpy=False) for m in moves):
-        raise SuiteError(f"{where}: moves must be a list of integers, got {moves!r}")
+        raise SuiteError(f"{where}: moves must be a list of integers, got {reprlib.repr(moves)}")
     if len(moves) != plies:
         raise SuiteError(f"{where} has {len(moves)} moves; the suite's lines have {plies}")
     if not is_number(value):
-        raise SuiteError(f"{where}: value must be a finite number, got {value!r}")
+        raise SuiteError(f"{where}: value must be a finite number, got {reprlib.repr(value)}")
     game.reset(np.random.default_rng(seed))
+    start = None
+    if "start" in raw:
+        try:
+            start = read_start(raw["start"], game)
+            set_out(game, start)
+        except ValueError as error:  # a SnapshotError among them
+            raise SuiteError(f"{where}: {error}") from None
     for ply, move in enumerate(moves):
         if game.over:
             raise SuiteError(f"{where}: the game is over before move {ply} ({move})")
@@ -437,7 +479,7 @@ def _entry(game: Game, plies: int, index: int, raw: Any) -> Opening:
         game.step(move)
     if game.over:
         raise SuiteError(f"{where}: the game is over after its moves")
-    return Opening(seed, tuple(moves), float(value))
+    return Opening(seed, tuple(moves), float(value), start)
 
 
 def resolve_suite(text: str) -> Path:

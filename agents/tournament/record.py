@@ -28,6 +28,9 @@ class GameRecord:
     agent_0: str  # the spec of player_0's agent
     agent_1: str
     seed: int  # the seed of the game's start
+    # the board the game began from (`starts.Start`: pits and to_move), or {} for the rule set's
+    # starting position set out from `seed`
+    start: dict[str, Any]
     opening: list[int]  # the moves played before the agents took over
     moves: list[int]  # every move of the game, the opening's first
     first_player: int

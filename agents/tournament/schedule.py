@@ -32,6 +32,7 @@ from mancala_env.variants import get_variant
 
 from ..loader import agent_identity, check_unattended
 from .openings import OpeningSuite, distinct_openings, from_document, random_line
+from .starts import Start
 
 FORMATS = ("round-robin", "gauntlet")
 # The most games a tournament plays: its schedule is made whole before the first game, so a
@@ -242,8 +243,9 @@ class TournamentConfig:
 
 @dataclass(frozen=True)
 class GameTask:
-    """One game of a tournament: who sits where, the seed of the game and of each agent, and
-    the opening moves played before the agents take over."""
+    """One game of a tournament: who sits where, the seed of the game and of each agent, the
+    board it begins from (None: the rule set's start), and the opening moves played before the
+    agents take over."""
 
     tournament: str
     index: int
@@ -255,6 +257,7 @@ class GameTask:
     agent_seeds: tuple[int, int]
     opening: tuple[int, ...]
     adjudication: Adjudication | None = None  # the database that ends the game, if any
+    start: Start | None = None  # an opening suite's start board
 
 
 def rules_of(variant_name: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -280,10 +283,14 @@ def describe_openings(config: TournamentConfig) -> str:
     suite = config.opening_suite
     if suite is not None:
         cycle = f" modulo {len(suite.entries)}" if couples > len(suite.entries) else ""
+        lines, line = f"lines of {suite.plies} plies", "line"
+        if suite.has_starts:
+            lines = "start boards" + (f" and lines of {suite.plies} plies" if suite.plies else "")
+            line = "entry"
         return (
-            f"openings: the {len(suite.entries)} lines of {suite.plies} plies of opening suite "
+            f"openings: the {len(suite.entries)} {lines} of opening suite "
             f"{suite.sha256[:16]} (rated even by {suite.search}); couple k of each pair plays "
-            f"line k{cycle}"
+            f"{line} k{cycle}"
         )
     if config.openings:
         cycle = f" modulo {config.openings}" if couples > config.openings else ""
@@ -332,6 +339,7 @@ def scheduled(config: TournamentConfig, start: int = 0) -> Iterator[GameTask]:
     suite = config.opening_suite
     played = min(config.openings, config.games_per_pair // 2)
     openings: dict[int, tuple[int, tuple[int, ...]]] = {}
+    board = None
     key = config.key
     couples = config.games_per_pair // 2
     for p, (i, j) in enumerate(config.pairs):
@@ -340,7 +348,7 @@ def scheduled(config: TournamentConfig, start: int = 0) -> Iterator[GameTask]:
                 continue
             if suite is not None:
                 entry = suite.entries[r % len(suite.entries)]
-                seed, opening = entry.seed, entry.moves
+                seed, opening, board = entry.seed, entry.moves, entry.start
             elif played:
                 k = r % played
                 if k not in openings:
@@ -368,4 +376,5 @@ def scheduled(config: TournamentConfig, start: int = 0) -> Iterator[GameTask]:
                     ),
                     opening=opening,
                     adjudication=config.adjudication,
+                    start=board,
                 )

@@ -6,10 +6,13 @@ keyed by its tournament and its number: writing a game twice keeps the first cop
 processes may run the same tournament on one file (SQLite's write-ahead log and lock timeout
 make their writes safe) and still end with each game exactly once.
 
-Files that are not ours are left as they are: a writer reads an existing file first, read-only,
-and refuses it (before writing a byte) unless it is a store, whole, or an SQLite file holding
-nothing. The last writer to close a store folds the write-ahead log back into it, so a store at
-rest is one file, and a reader opens it read-only without creating files beside it.
+A store of version 1 (before games could begin from a start board) is read as it is, its games
+from the rule set's start (``start`` {}), and a writer adds the column in the transaction that
+opens it (version 2). Files that are not ours are left as they are: a writer reads an existing
+file first, read-only, and refuses it (before writing a byte) unless it is a store, whole, or an
+SQLite file holding nothing. The last writer to close a store folds the write-ahead log back into
+it, so a store at rest is one file, and a reader opens it read-only without creating files
+beside it.
 """
 
 from __future__ import annotations
@@ -31,7 +34,9 @@ from mancala_env.readers import parse_json
 from .record import COLUMNS, JSON_COLUMNS, column_definitions
 from .schedule import TournamentConfig
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# the columns a game record has gained since version 1, each with what an older game holds
+ADDED_COLUMNS = {"start": "{}"}
 SQLITE_HEADER = b"SQLite format 3\x00"  # how every SQLite file begins
 _HEADER_JOURNAL = 18  # the header byte that is 2 in a file in write-ahead-log mode
 _LOCK_TIMEOUT = 60  # seconds a process waits for another that holds the file
@@ -161,15 +166,23 @@ class GameStore:
         return [row[0] for row in rows]
 
     def _set_up(self, db: sqlite3.Connection) -> None:
-        """Check the file's version and create the tables (once), in one transaction: another
-        process opening the file meanwhile finds none of them or all (a file with some of a
-        store's tables is refused as another program's)."""
+        """Check the file's version and create the tables (once), or add a version-1 store's
+        missing columns, in one transaction: another process opening the file meanwhile finds
+        none of them or all (a file with some of a store's tables is refused as another
+        program's)."""
         self._check_version(db)
         db.execute("PRAGMA journal_mode=WAL")
         try:
-            db.executescript(
-                f"BEGIN IMMEDIATE;\n{SCHEMA}\nPRAGMA user_version={SCHEMA_VERSION};\nCOMMIT;"
-            )
+            db.execute("BEGIN IMMEDIATE")
+            if db.execute("PRAGMA user_version").fetchone()[0] == 1:
+                for column, held in ADDED_COLUMNS.items():
+                    db.execute(
+                        f"ALTER TABLE games ADD COLUMN {column} TEXT NOT NULL DEFAULT '{held}'"
+                    )
+            for statement in SCHEMA.split(";"):
+                db.execute(statement)
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            db.execute("COMMIT")
         except sqlite3.Error:
             if db.in_transaction:
                 db.execute("ROLLBACK")
@@ -203,9 +216,10 @@ class GameStore:
         raise StoreError(f"cannot read the store {self.path}: SQLite cannot open it")
 
     def _check_version(self, db: sqlite3.Connection) -> None:
-        """A new file is version 0; a store is SCHEMA_VERSION (its tables are checked apart)."""
+        """A new file is version 0; a store is SCHEMA_VERSION, or 1 (read as it is, its games
+        from the rule set's start; its tables are checked apart)."""
         version = db.execute("PRAGMA user_version").fetchone()[0]
-        if version not in (0, SCHEMA_VERSION):
+        if version not in (0, 1, SCHEMA_VERSION):
             raise StoreError(
                 f"{self.path} is a tournament store of version {version}; "
                 f"this mancala_env reads version {SCHEMA_VERSION}"
@@ -221,9 +235,14 @@ class GameStore:
                 f"{self.path} is not a tournament store: it holds {', '.join(others)} "
                 f"(a store holds only {', '.join(_TABLES)})"
             )
+        old = db.execute("PRAGMA user_version").fetchone()[0] == 1  # before ADDED_COLUMNS
         for table, needed in _TABLES.items():
             found = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
-            missing = [column for column in needed if column not in found]
+            missing = [
+                column
+                for column in needed
+                if column not in found and not (old and column in ADDED_COLUMNS)
+            ]
             if missing:
                 what = f"its {table} table lacks {', '.join(missing)}"
                 if not found:
@@ -338,6 +357,8 @@ class GameStore:
         for column, value in record.items():
             if isinstance(value, bytes):
                 raise StoreError(f"{self.path}: game id {row['id']}: {column} holds bytes")
+        for column, held in ADDED_COLUMNS.items():  # a version-1 store's games
+            record.setdefault(column, held)
         for column in JSON_COLUMNS:
             try:
                 record[column] = parse_json(record[column], column)

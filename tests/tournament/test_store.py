@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import subprocess
 import sys
@@ -140,25 +141,47 @@ PRAGMA user_version = 1;
 """
 
 
-def test_the_games_table_is_the_record_type_and_the_same_as_version_1(tmp_path):
+def _version_1_columns(path) -> list[tuple]:
+    """The games table's columns but `start` (the column version 2 added), without positions."""
+    with sqlite3.connect(path) as db:
+        rows = db.execute("PRAGMA table_info(games)").fetchall()
+    return [row[1:] for row in rows if row[1] != "start"]
+
+
+def test_the_games_table_is_the_record_type_and_version_1_stores_read_and_grow(tmp_path):
     """The store's columns come from `GameRecord`: a new store's table is version 1's (names,
-    types, NOT NULL, key), and a version-1 store takes and gives back a played game."""
+    types, NOT NULL, key) with the start column; a version-1 store's game reads back (read
+    only, the file unchanged) as one from the rule set's start, and a writer adds the column
+    in place, then takes and gives back a played game."""
     old = tmp_path / "v1.sqlite"
     with sqlite3.connect(old) as db:
         db.executescript(VERSION_1_GAMES)
     GameStore(tmp_path / "new.sqlite").close()
-    columns = []
-    for path in (tmp_path / "new.sqlite", old):
-        with sqlite3.connect(path) as db:
-            columns.append(db.execute("PRAGMA table_info(games)").fetchall())
-    store_columns, version_1_columns = columns
-    assert store_columns == version_1_columns
-    assert [c[1] for c in store_columns] == ["id", *COLUMNS, "finished"]
-    record = play_game(schedule(CONFIG)[0])
-    assert set(record) == set(COLUMNS)
-    assert GameRecord(**record).to_dict() == record
+    assert _version_1_columns(tmp_path / "new.sqlite") == _version_1_columns(old)
+    with sqlite3.connect(tmp_path / "new.sqlite") as db:
+        names = [row[1] for row in db.execute("PRAGMA table_info(games)")]
+    assert names == ["id", *COLUMNS, "finished"]
+    first, second = (play_game(task) for task in schedule(CONFIG)[:2])
+    assert set(first) == set(COLUMNS) and first["start"] == {}
+    assert GameRecord(**first).to_dict() == first
+    held = {column: value for column, value in first.items() if column != "start"}
+    with sqlite3.connect(old) as db:  # a game as version 1 wrote it
+        values = [json.dumps(v) if isinstance(v, (list, dict)) else v for v in held.values()]
+        db.execute(
+            f"INSERT INTO games ({', '.join(held)}, finished) VALUES "
+            f"({', '.join('?' * len(held))}, 0)",
+            values,
+        )
+    before = old.read_bytes()
+    with GameStore(old, read_only=True) as store:
+        (kept,) = store.games(CONFIG.key)
+    assert old.read_bytes() == before
+    assert {column: kept[column] for column in COLUMNS} == first
+    assert [action for _, _, action in replay(kept)][1:] == first["moves"]
     with GameStore(old) as store:
         store.add_tournament(CONFIG)
-        assert store.add_game(record)
-        (kept,) = store.games(CONFIG.key)
-    assert {column: kept[column] for column in COLUMNS} == record
+        assert store.add_game(second)
+        kept = store.games(CONFIG.key)
+    assert [{column: game[column] for column in COLUMNS} for game in kept] == [first, second]
+    with sqlite3.connect(old) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 2
