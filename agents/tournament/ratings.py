@@ -66,13 +66,16 @@ def bradley_terry(
 ) -> np.ndarray:
     """Elo-scale ratings from `points[..., i, j]`, what agent i scored against j (a win 1, a
     draw 1/2). Leading axes are independent problems (the bootstrap fits them all at once).
-    `anchors` (a rating for each agent, NaN for the agents fitted) holds the anchored agents at
-    their ratings; without anchors the agents' mean is 0."""
+    `anchors` (a rating for each agent, NaN for the agents fitted; with leading axes as
+    `points`' when each problem has anchors of its own, the same agents anchored in all) holds
+    the anchored agents at their ratings; without anchors the agents' mean is 0."""
     points = np.asarray(points, dtype=float)
     fixed, offset, anchored = None, 0.0, 1.0
     if anchors is not None and not np.all(np.isnan(anchors)):
+        anchors = np.asarray(anchors, dtype=float)
         fixed = ~np.isnan(anchors)
-        offset = float(np.mean(anchors[fixed]))  # strengths stay near 1, whatever the ratings
+        # strengths stay near 1, whatever the ratings
+        offset = np.nanmean(anchors, axis=-1, keepdims=True)
         anchored = 10 ** ((np.nan_to_num(anchors) - offset) / 400)
     games = points + np.swapaxes(points, -1, -2)
     met = games > 0
@@ -327,14 +330,29 @@ def _bootstrap(
 ) -> np.ndarray:
     """Ratings refitted on `samples` simulated tournaments; shape (samples, n)."""
     rng = np.random.default_rng(seed)
+    pairs = [
+        (i, j, len(scores), float(np.mean(np.asarray(scores) == 0.5)))
+        for (i, j), scores in by_pair.items()
+    ]
+    return bradley_terry(simulated_points(rng, pairs, ratings, samples), anchors=anchors)
+
+
+def simulated_points(
+    rng: np.random.Generator,
+    pairs: Iterable[tuple[int, int, int, float]],
+    ratings: np.ndarray,
+    samples: int,
+) -> np.ndarray:
+    """`samples` tournaments played again in simulation (the parametric bootstrap's): each of
+    `pairs` (i, j, games, draw rate) plays its games again from `ratings` and its own draw
+    rate; the points, shape (samples, n, n) as `bradley_terry` reads them."""
     n = len(ratings)
     points = np.zeros((samples, n, n))
-    for (i, j), scores in by_pair.items():
-        draw = np.mean(np.asarray(scores) == 0.5)
+    for i, j, games, draw in pairs:
         score = float(expected_score(ratings[i] - ratings[j]))
         win = min(max(score - draw / 2, 0.0), 1.0 - draw)
-        outcomes = rng.multinomial(len(scores), [win, draw, 1.0 - draw - win], size=samples)
+        outcomes = rng.multinomial(games, [win, draw, 1.0 - draw - win], size=samples)
         drawn = outcomes[:, 0] + 0.5 * outcomes[:, 1]
         points[:, i, j] = drawn
-        points[:, j, i] = len(scores) - drawn
-    return bradley_terry(points, anchors=anchors)
+        points[:, j, i] = games - drawn
+    return points

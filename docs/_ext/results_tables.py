@@ -598,6 +598,35 @@ def opening_suites() -> str:
     return "\n".join(lines) + "\n"
 
 
+def ladders() -> str:
+    """Every shipped ladder version: its anchors' calibrated ratings and intervals, and how the
+    calibration was made (the ladder file's own record)."""
+    folder = ROOT / "agents" / "tournament" / "ladders"
+    paths = sorted(folder.glob("*/v*.json"))
+    if not paths:
+        return "No ladder calibrated yet: `python benchmarks/ladder.py VARIANT` makes one.\n"
+    lines = []
+    for path in paths:
+        ladder = _read_json(path)
+        calibration = ladder["calibration"]
+        anchors = sorted(ladder["anchors"], key=lambda anchor: anchor["rating"])
+        lines += [
+            f"**{ladder['variant']}, v{ladder['version']}**: a round robin of "
+            f"{calibration['games_per_pair']} games a pair, {calibration['minutes']} min; an agent "
+            f"is rated in {ladder['games_per_anchor']} games an anchor "
+            f"({ladder['games_per_anchor'] * len(anchors)} in all). "
+            + _provenance(path, calibration, "`benchmarks/ladder.py`"),
+            "| anchor | rating | 95% interval |",
+            "|---|---|---|",
+            *(
+                f"| `{a['spec']}` | {a['rating']:+.0f} | [{a['low']:+.0f}, {a['high']:+.0f}] |"
+                for a in anchors
+            ),
+            "",
+        ]
+    return "\n".join(lines)
+
+
 def test_times() -> str:
     """The two test loops' runs from empty caches, and the developer's from warm ones after an
     edit."""
@@ -637,6 +666,7 @@ def pages() -> dict[str, str]:
         "limits.md": limits(),
         "metrics.md": metrics(),
         "opening_suites.md": opening_suites(),
+        "ladders.md": ladders(),
         "relay_lengths.md": relay_lengths(),
         "test_times.md": test_times(),
         "rllib_selfplay.md": rllib_selfplay(),

@@ -4,13 +4,13 @@ pyproject.toml): nothing imports it.
 
 One module per group of commands, each registering its own (``register``): `rules` (variants,
 kernels, bench), `play` (show, play, replay), `tournament` (tournament, match, openings, export),
-`metrics`, `endgames` (solve, accuracy) and `train`. In each, a command is two functions: the one
-that declares its options and the one that runs it, returning the exit status. `command` holds what
-they share: the parser that declares a command's options only when that command runs (so ``mancala
---help`` imports no agent, tournament or training code). Where a value is checked: the argument
-types of `mancala_env.arguments` where an option is declared; what only the library can judge, when
-the command runs, refused in one line on standard error by `mancala_env.arguments.fail` (exit status
-2), which ``mancala train`` shares.
+`ladder`, `metrics`, `endgames` (solve, accuracy) and `train`. In each, a command is two functions:
+the one that declares its options and the one that runs it, returning the exit status. `command`
+holds what they share: the parser that declares a command's options only when that command runs (so
+``mancala --help`` imports no agent, tournament or training code). Where a value is checked: the
+argument types of `mancala_env.arguments` where an option is declared; what only the library can
+judge, when the command runs, refused in one line on standard error by `mancala_env.arguments.fail`
+(exit status 2), which ``mancala train`` shares.
 
 Output into a pipe that closes early (``mancala show oware | head``) ends the command quietly,
 as the Python documentation recommends for BrokenPipeError.
@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from .._version import __version__
 from ..arguments import USAGE_ERROR, Parser
-from . import endgames, metrics, play, rules, tournament, train
+from . import endgames, ladder, metrics, play, rules, tournament, train
 from .command import CommandParser
 
 BROKEN_PIPE = 1
@@ -32,6 +32,7 @@ GROUPS = (
     rules,
     play,
     tournament,
+    ladder,
     metrics,
     endgames,
     train,

@@ -1,0 +1,123 @@
+"""``ladder``: rate agents on a rule set's fixed rating ladder, or show the ladder
+(`mancala_env.agents.tournament.ladder`)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from ..arguments import fail, integer
+from .command import add_command
+from .tournament import add_runner_arguments, stopped
+
+if TYPE_CHECKING:
+    from mancala_env.agents.tournament.ladder import Ladder, LadderRating
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    add_command(
+        commands,
+        "ladder",
+        "rate an agent on a rule set's fixed, calibrated rating ladder",
+        ladder_options,
+        ladder,
+    )
+
+
+def ladder_options(parser: argparse.ArgumentParser) -> None:
+    from mancala_env.agents.tournament import MAX_GAMES
+    from mancala_env.agents.tournament.ladder import MAX_VERSION
+
+    parser.add_argument("variant", help="rule set name (see 'mancala variants')")
+    parser.add_argument(
+        "agents", nargs="*", metavar="AGENT", help="agent specs to rate (none: show the ladder)"
+    )
+    parser.add_argument(
+        "--ladder-version",
+        type=integer(1, MAX_VERSION),
+        default=None,
+        help="the ladder's version (default its newest; a rating names the version it is on)",
+    )
+    parser.add_argument(
+        "--games-per-anchor",
+        type=integer(2, MAX_GAMES),
+        default=None,
+        help="games against each anchor, even (default the ladder's)",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_runner_arguments(parser, db_help="SQLite file of the games (default ladder.sqlite)")
+    parser.set_defaults(db="ladder.sqlite")
+
+
+def ladder(args: argparse.Namespace) -> int:
+    from mancala_env.agents.tournament import BackendError, WorkerLost
+    from mancala_env.agents.tournament.ladder import rate_on_ladder, read_ladder
+
+    try:
+        board = read_ladder(args.variant, args.ladder_version)
+    except ValueError as error:
+        return fail("ladder", error)
+    if not args.agents:
+        print(format_ladder(board))
+        return 0
+    ratings = []
+    for spec in args.agents:
+        try:
+            ratings.append(
+                rate_on_ladder(
+                    board,
+                    spec,
+                    args.db,
+                    workers=args.workers,
+                    backend=args.backend,
+                    ray_address=args.ray_address,
+                    games_per_anchor=args.games_per_anchor,
+                    progress=not args.no_progress,
+                )  # fmt: skip
+            )
+        except (TypeError, ValueError, BackendError) as error:
+            return fail("ladder", error)
+        except (KeyboardInterrupt, WorkerLost) as error:
+            return stopped("ladder", args.db, error)
+        print(format_rating(board, ratings[-1]))
+    return 0
+
+
+def format_ladder(board: Ladder) -> str:
+    """The ladder's anchors, ratings and intervals, and how it was calibrated."""
+    from mancala_env.agents.tournament.ladder import SCALE
+
+    calibration = board.calibration
+    lines = [
+        f"{board.variant} ladder v{board.version}: {SCALE}; {board.games_per_anchor} games "
+        f"an anchor to rate an agent ({board.games_per_anchor * len(board.anchors)} in all)",
+        f"calibrated {calibration.get('date', '?')} by a round robin of "
+        f"{calibration.get('games_per_pair', '?')} games a pair "
+        f"on {calibration.get('machine', '?')}",
+        "",
+        f"{'anchor':<36} {'rating':>7}  95% interval",
+    ]
+    for anchor in sorted(board.anchors, key=lambda anchor: anchor.rating):
+        lines.append(
+            f"{anchor.spec:<36} {anchor.rating:+7.0f}  [{anchor.low:+.0f}, {anchor.high:+.0f}]"
+        )
+    return "\n".join(lines)
+
+
+def format_rating(board: Ladder, rating: LadderRating) -> str:
+    """An agent's rating on the ladder (a perfect record as a bound), its games by anchor
+    and what the model expects of its rating there."""
+    from mancala_env.agents.tournament.ladder import expected_against
+    from mancala_env.agents.tournament.ratings import elo_cells
+
+    shown, interval = elo_cells(rating.rating, rating.low, rating.high, rating.score)
+    lines = [
+        f"{rating.spec}: {shown} {interval} on the {rating.variant} ladder v{rating.version} "
+        f"({rating.games} games, score {rating.score:.3f})",
+    ]
+    expected = expected_against(board, rating.rating)
+    for spec, (games, points) in rating.scores.items():
+        lines.append(
+            f"  against {spec:<34} {points:5.1f}/{games:<4} (expected {expected[spec] * games:.1f})"
+        )
+    return "\n".join(lines)
