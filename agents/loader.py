@@ -6,8 +6,10 @@
     alphabeta:time=0.5          ... iterative deepening for 0.5 s a move
     mcts:simulations=800        Monte Carlo tree search (keys: simulations, time, c, mix)
     perfect:db=endgames/oware   perfect play from an endgame database (docs/endgames.md)
+    ppo:oware                   a shipped PPO policy (docs/baselines.md lists them)
     ppo:models/oware.zip        a saved sb3-contrib MaskablePPO model (its weights only)
     ppo:models/oware.zip,trust=yes   ... loaded whole: runs code the file holds
+    ppo:runs/oware/final_model.npz   a network ``--algo batched-ppo`` trained
     az:oware                    a shipped network (docs/strength.md lists them), no search
     az:oware,simulations=800    ... searching with it (keys: simulations, time, c)
     az:runs/oware-az/final.npz  a network of your own (``mancala train --algo az``)
@@ -62,7 +64,7 @@ SPEC_FORMS = (
     f"alphabeta[:depth=D][,time=SECONDS][,eval={'|'.join(EVALUATIONS)}][,tt=on|off][,tb=DIR]",
     "mcts[:simulations=N][,time=SECONDS][,c=C][,mix=M]",
     "perfect:db=DIR",
-    "ppo:PATH[,trust=yes]",
+    "ppo:NAME|PATH[,trust=yes]",
     "az:NAME|PATH[,simulations=N][,time=SECONDS][,c=C]",
     "human",
     "python:MODULE:CLASS",
@@ -217,7 +219,16 @@ def _find(spec: str, module_name: str, finder: Callable[[str], Any]) -> Any:
 
 
 def _ppo_target(spec: str, rest: str) -> dict[str, Any]:
-    """The model path of ``ppo:PATH[,trust=yes]`` and whether it is trusted."""
+    """The model path of ``ppo:PATH[,trust=yes]`` and whether it is trusted; for a shipped
+    policy's name or a network file (``.npz``: what ``--algo batched-ppo`` writes), the network
+    file alone (a policy that is a network plays as ``az:`` does without search)."""
+    from .network import shipped_policy
+
+    shipped = shipped_policy(rest.strip())
+    if shipped is not None:
+        return {"network": str(shipped)}
+    if rest.strip().endswith(".npz"):
+        return {"network": rest.strip()}
     path, comma, option = rest.strip().rpartition(",")
     key, equals, value = (part.strip() for part in option.partition("="))
     if not comma or key != "trust" or not equals:
@@ -440,6 +451,10 @@ def load_agent(spec: str, variant: str | None = None, seed: int | None = None) -
     kind, arguments = parse_spec(spec)
     if variant is not None:
         get_variant(variant)
+    if kind == "ppo" and "network" in arguments:
+        from .az import AZAgent
+
+        return AZAgent(variant=variant, seed=seed, network=arguments["network"])
     if kind == "ppo":
         from .ppo import PPOAgent
 
@@ -463,11 +478,11 @@ def agent_identity(spec: str) -> str:
     at the same path gets a new identity, and so new games. Nothing is loaded: files are
     hashed."""
     kind, arguments = parse_spec(spec)
-    if kind == "ppo":
+    if kind == "ppo" and "path" in arguments:
         from .ppo import model_identity
 
         return model_identity(arguments["path"])
-    if kind == "az":
+    if kind in ("az", "ppo"):
         from .network import network_identity
 
         return network_identity(arguments["network"])

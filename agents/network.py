@@ -47,6 +47,9 @@ COUNT_CAP = 24  # an observed number is also seen one-hot up to this count (Owar
 MAX_NETWORK_BYTES = 256 * 1024 * 1024  # no network this code writes is larger, nor its weights
 MAX_META_BYTES = 64 * 1024  # a meta is a few hundred bytes
 SHIPPED = Path(__file__).parent / "networks"  # the networks that ship: RULE_SET.npz
+# the policies PPO self-play trained (``mancala train --algo batched-ppo``), in this format too:
+# RULE_SET.npz, played as ``ppo:RULE_SET`` (their most likely legal move)
+POLICIES = Path(__file__).parent / "policies"
 # Rule sets that are another's rules under another name, and so play its network: Kpo is Oware
 # (variants/oware.py: the same options and readings, so the same parameters and observations).
 SAME_RULES = {"kpo": "oware"}
@@ -260,6 +263,20 @@ def parse_network(content: bytes, where: Any = "the network") -> Network:
 
     layers = tuple(pair(f"layer_{i}") for i in range(len(meta["hidden"])))
     return Network(meta, layers, pair("policy"), pair("value"))
+
+
+def shipped_policy(name: str) -> Path | None:
+    """The file of the shipped PPO policy `name` (a rule set's name; ``kpo`` is Oware's,
+    `SAME_RULES`), or None when `name` names none."""
+    path = POLICIES / f"{SAME_RULES.get(name, name)}.npz"
+    is_name = os.sep not in name and "." not in name
+    return path if is_name and path.is_file() else None
+
+
+def shipped_policies() -> list[str]:
+    """The names `shipped_policy` knows."""
+    found = {path.stem for path in POLICIES.glob("*.npz")}
+    return sorted(found | {alias for alias, owner in SAME_RULES.items() if owner in found})
 
 
 def network_file(name: str | os.PathLike) -> Path:

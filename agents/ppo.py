@@ -42,7 +42,13 @@ def model_file(path: str | os.PathLike) -> Path:
     for candidate in (path, Path(f"{path}.zip")):
         if candidate.is_file():
             return candidate
-    raise ModelLoadError(f"cannot load a MaskablePPO model from {str(path)!r}: no such file")
+    from .network import shipped_policies
+
+    shipped = ", ".join(shipped_policies()) or "none"
+    raise ModelLoadError(
+        f"cannot load a MaskablePPO model from {str(path)!r}: no such file (the shipped "
+        f"policies, ppo:NAME: {shipped})"
+    )
 
 
 def model_identity(path: str | os.PathLike) -> str:

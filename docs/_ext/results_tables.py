@@ -598,6 +598,40 @@ def opening_suites() -> str:
     return "\n".join(lines) + "\n"
 
 
+OPPONENTS_PPO = ("greedy", "alphabeta:depth=2")
+
+
+def batched_ppo_strength() -> str:
+    """Each measured 30-minute Oware run of ``--algo batched-ppo``: its settings, steps, and
+    scores without search against greedy and alpha-beta to depth 2 (`ppo_strength.py`)."""
+    lines = [
+        "| results file | policy | reward | `ent_coef` | pool | steps | vs `greedy` "
+        "| vs `alphabeta:depth=2` |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    records = []
+    for path in sorted(RESULTS.glob("batched_ppo_oware_*.json")):
+        record = _read_json(path)
+        training = record["training"]
+        config = training["config"]
+        batched = config["batched"]
+        greedy, depth_2 = (_interval(*record["scores"][o][:3]) for o in OPPONENTS_PPO)
+        # a key its run's version did not have yet held its default then
+        lines.append(
+            f"| `{path.name}` | `{batched.get('policy', 'mlp')}` "
+            f"| `{batched.get('reward', 'win_loss')}` "
+            f"| {config['ppo']['ent_coef']:g} | {', '.join(config['opponents'])} "
+            f"| {training['timesteps'] / 1e6:.1f}M in {training['minutes']} min "
+            f"| {greedy} | {depth_2} |"
+        )
+        records.append(record)
+    fields = sorted({"; ".join(_fields(record)) for record in records})
+    return (
+        "From `benchmarks/results/batched_ppo_oware_*.json`, written by "
+        "`benchmarks/ppo_strength.py` (" + " / ".join(fields) + ").\n\n" + "\n".join(lines) + "\n"
+    )
+
+
 def ladders() -> str:
     """Every shipped ladder version: its anchors' calibrated ratings and intervals, and how the
     calibration was made (the ladder file's own record)."""
@@ -667,6 +701,7 @@ def pages() -> dict[str, str]:
         "metrics.md": metrics(),
         "opening_suites.md": opening_suites(),
         "ladders.md": ladders(),
+        "batched_ppo_strength.md": batched_ppo_strength(),
         "relay_lengths.md": relay_lengths(),
         "test_times.md": test_times(),
         "rllib_selfplay.md": rllib_selfplay(),
