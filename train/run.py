@@ -76,6 +76,7 @@ def newest_checkpoint(out: Path) -> Path | None:
 
 
 MAX_STATE_BYTES = 16 * 1024 * 1024  # a checkpoint's state: its pool's snapshots' paths, some kB
+MAX_SECONDS = 10 * 365 * 86_400.0  # a run's training time: ten years
 MAX_SNAPSHOTS = 100_000  # a pool's snapshots named in a state: more than any run keeps
 
 
@@ -97,6 +98,7 @@ def _resume_state(checkpoint: Path, variant: str) -> dict:
             raise ValueError("the pool's snapshots must be the paths of model files (texts)")
         ppo = PPOSettings(**state["config"]["ppo"])
         number(state["best_score"], "best_score", -1.0, 1.0)
+        number(state.get("seconds", 0.0), "seconds", 0.0, MAX_SECONDS)
     except (ValueError, KeyError, TypeError) as error:
         raise ModelLoadError(f"{state_path} is not a checkpoint's state: {error}") from None
     if found != variant:

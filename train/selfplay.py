@@ -29,6 +29,7 @@ class Evaluation:
     model: str
     scores: dict[str, tuple[float, float, float]]  # baseline -> (score, low, high)
     rating: float  # the learner's Bradley-Terry rating in the evaluation gauntlet
+    seconds: float | None = None  # the run's training time when it was evaluated, if known
 
     @property
     def mean_score(self) -> float:
@@ -44,10 +45,12 @@ def evaluate(
     seed: int,
     workers: int = 1,
     agent: str = "ppo",
+    seconds: float | None = None,
 ) -> Evaluation:
     """A gauntlet of the saved model against the evaluation baselines (both seats), its games
     played by `workers` processes; `agent` is the spec's kind that plays the file (``ppo`` a
-    MaskablePPO model, ``az`` a network: its most likely legal move either way)."""
+    MaskablePPO model, ``az`` a network: its most likely legal move either way); `seconds`, the
+    run's training time so far, is kept with the scores (a learning curve against time)."""
     learner = f"{agent}:{model_path}"
     tournament = TournamentConfig(
         variant,
@@ -63,7 +66,7 @@ def evaluate(
         score = pair.points / pair.games
         scores[baseline] = (score, *wilson(score, pair.games))
     rating = next(s.rating for s in result.ratings.standings if s.agent == learner)
-    return Evaluation(timesteps, str(model_path), scores, rating)
+    return Evaluation(timesteps, str(model_path), scores, rating, seconds)
 
 
 class SelfPlayCallback(BaseCallback):
@@ -182,10 +185,13 @@ class SelfPlayCallback(BaseCallback):
         return path
 
 
-def write_checkpoint_state(run: Any, checkpoint: Path, timesteps: int) -> None:
+def write_checkpoint_state(
+    run: Any, checkpoint: Path, timesteps: int, seconds: float | None = None
+) -> None:
     """The state a PPO run (either route: `SelfPlayCallback`, the batched trainer's run) writes
     beside its checkpoint `checkpoint` at `timesteps`, and `train.run._resume_state` reads:
-    its rule set, step count, best score, pool, settings and seed."""
+    its rule set, step count, best score, pool, settings and seed, and the seconds it has
+    trained when the run counts them (a resumed run's evaluations go on counting from there)."""
     state: dict[str, Any] = {
         "variant": run.variant,
         "timesteps": timesteps,
@@ -194,4 +200,6 @@ def write_checkpoint_state(run: Any, checkpoint: Path, timesteps: int) -> None:
         "config": run.config.to_json(),
         "seed": run.seed,
     }
+    if seconds is not None:
+        state["seconds"] = round(seconds, 3)
     write_json(checkpoint.with_suffix(".json"), state)

@@ -103,13 +103,12 @@ def finished_run(tmp_path_factory) -> Path:
     return folder
 
 
-def test_the_config_file_reads_as_the_settings_and_defaults_to_the_ppo_routes(finished_run):
+def test_the_config_file_reads_as_the_settings_and_defaults_to_the_recipe(finished_run):
     assert load_batched_config("oware", finished_run / "tiny.toml") == TINY
-    own = load_batched_config("oware")  # train/configs/batched_ppo/oware.toml
-    assert own.batched.precision == "bfloat16" and own.run.n_envs == 128
-    shared = load_batched_config("ayoayo")  # no file of its own: the MaskablePPO route's file
-    assert shared.run.opponents[-1] == "self" and shared.batched == BatchedSettings()
-    assert load_batched_config("ncho") == BatchedPPOConfig()  # no file at all: the defaults
+    recipe = load_batched_config("ncho")  # train/configs/batched_ppo/default.toml
+    assert recipe.batched.policy == "network" and recipe.run.n_envs == 128
+    assert recipe.run.eval_opponents[-1] == "alphabeta:depth=4"
+    assert load_batched_config("oware") == load_batched_config("mighty_men") == recipe
 
 
 def test_a_tiny_run_saves_models_that_play_and_says_where_its_time_went(finished_run, capsys):
@@ -125,6 +124,8 @@ def test_a_tiny_run_saves_models_that_play_and_says_where_its_time_went(finished
     assert len(state["pool"]["snapshots"]) == 2 and state["config"]["batched"]["threads"] == 1
     evaluations = [json.loads(line) for line in (run / "evaluations.jsonl").open()]
     assert [e["timesteps"] for e in evaluations] == [256, 512]
+    assert 0 < evaluations[0]["seconds"] <= evaluations[1]["seconds"]  # a curve against time
+    assert state["seconds"] >= evaluations[1]["seconds"] - 1
     for score, low, high in evaluations[-1]["scores"].values():
         assert 0 <= low <= score <= high <= 1
     status = main(["play", "oware", "--agent", f"az:{run / 'final_model.npz'}",

@@ -1,8 +1,8 @@
 """Settings of a batched PPO run (``mancala train --algo batched-ppo``): the file of the
 MaskablePPO route (`train/config.py`: the budget, the pool, the evaluations and the ``[ppo]``
 hyper-parameters, read and checked there) with a ``[batched]`` table of what only this trainer
-reads. A rule set's file in `train/configs/batched_ppo/` comes first, then the MaskablePPO
-route's own file, so that by default both routes train with the same settings."""
+reads. A rule set's file in `train/configs/batched_ppo/` comes first, else that folder's
+``default.toml`` (the recipe of the shipped policies, the same for every rule set)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from ..config import CONFIGS as PPO_CONFIGS
 from ..config import TrainConfig, _build, _positive_int, read_toml, train_config
 
 CONFIGS = PPO_CONFIGS / "batched_ppo"
+DEFAULT = CONFIGS / "default.toml"  # for a rule set without a file of its own
 TABLE = "batched"  # the table of `BatchedSettings` in a config file
 PRECISIONS = ("float32", "bfloat16")
 POLICIES = ("network", "mlp")  # see train/batched_ppo/policy.py
@@ -75,13 +76,11 @@ class BatchedPPOConfig:
 
 
 def load_batched_config(variant: str, path: str | Path | None = None) -> BatchedPPOConfig:
-    """The settings in `path`, else in the rule set's file of `CONFIGS`, else in the MaskablePPO
-    route's file for it, else the defaults; ValueError names the file, the key and its range."""
+    """The settings in `path`, else in the rule set's file of `CONFIGS`, else in `DEFAULT`;
+    ValueError names the file, the key and its range."""
     if path is None:
-        own, shared = CONFIGS / f"{variant}.toml", PPO_CONFIGS / f"{variant}.toml"
-        path = own if own.exists() else shared if shared.exists() else None
-        if path is None:
-            return BatchedPPOConfig()
+        own = CONFIGS / f"{variant}.toml"
+        path = own if own.exists() else DEFAULT
     values = read_toml(Path(path))
     batched = _build(BatchedSettings, values.pop(TABLE, {}), f"{path} [{TABLE}]")
     return BatchedPPOConfig(train_config(values, str(path)), batched)

@@ -115,6 +115,12 @@ class _Run:
         self.evaluations: list[Evaluation] = []
         self.update_seconds = 0.0
         self.evaluation_seconds = 0.0
+        self.seconds_before = 0.0  # the training time of the run this one resumes
+        self.began = time.monotonic()
+
+    def training_seconds(self) -> float:
+        """How long the run has trained, the runs it resumes included."""
+        return self.seconds_before + time.monotonic() - self.began
 
     # ---- the games ---------------------------------------------------------------------------
     def restart_games(self) -> None:
@@ -156,6 +162,7 @@ class _Run:
         result = evaluate(
             path, self.variant, self.config.run, self.out / "evaluations.sqlite", self.steps,
             self.seed, workers=self.config.batched.eval_workers, agent=self.policy.agent,
+            seconds=round(self.training_seconds(), 1),
         )  # fmt: skip
         self.evaluations.append(result)
         with (self.out / "evaluations.jsonl").open("a") as file:
@@ -176,7 +183,7 @@ class _Run:
         buffer = io.BytesIO()
         torch.save(tensors, buffer)
         write_atomically(path.with_suffix(".pt"), buffer.getvalue())
-        write_checkpoint_state(self, path, self.steps)
+        write_checkpoint_state(self, path, self.steps, self.training_seconds())
         return path
 
     def restore(self, checkpoint: Path, state: dict[str, Any]) -> None:
@@ -197,6 +204,7 @@ class _Run:
             raise ModelLoadError(f"cannot resume from {checkpoint}: {reason}") from None
         self.steps = state["timesteps"]
         self.best_score = state["best_score"]
+        self.seconds_before = state.get("seconds", 0.0)
         for snapshot in state["pool"]["snapshots"]:
             self.pool.add_snapshot(snapshot)
 
