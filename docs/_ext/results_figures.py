@@ -12,13 +12,14 @@ from collections.abc import Callable
 import results_tables
 
 
-def _figure(width: float, height: float):  # noqa: ANN202 (matplotlib's figure and axes)
+def _figure(width: float, height: float, **grid: object):  # noqa: ANN202 (matplotlib's)
+    """A figure and its axes (`grid`: ``nrows``, ``ncols``, ... as ``plt.subplots`` takes)."""
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
 
-    return plt.subplots(figsize=(width, height), dpi=100)
+    return plt.subplots(figsize=(width, height), dpi=100, **grid)
 
 
 def _png(figure) -> bytes:  # noqa: ANN001
@@ -91,4 +92,36 @@ def limits() -> bytes:
     return _png(figure)
 
 
-FIGURES: dict[str, Callable[[], bytes]] = {"strength": strength, "limits": limits}
+def baselines() -> bytes:
+    """Each shipped policy's learning curve: its score against each evaluation baseline at each
+    evaluation of its run, against the steps and, where the run counted them, the minutes."""
+    runs = {v: run for v, run in results_tables.baseline_runs().items() if run[2]}
+    rows = max(len(runs), 1)
+    figure, grid = _figure(7.2, 2.4 * rows, nrows=rows, ncols=2, squeeze=False)
+    for row, (variant, (_, _, curve)) in zip(grid, runs.items(), strict=False):
+        for opponent in results_tables.BASELINE_OPPONENTS:
+            points = [(e["timesteps"], e.get("seconds"), e["scores"][opponent][0])
+                      for e in curve if opponent in e["scores"]]  # fmt: skip
+            if not points:
+                continue
+            row[0].plot([p[0] / 1e6 for p in points], [p[2] for p in points], "o-",
+                        markersize=3, label=opponent)  # fmt: skip
+            timed = [p for p in points if p[1] is not None]
+            if timed:
+                row[1].plot([p[1] / 60 for p in timed], [p[2] for p in timed], "o-",
+                            markersize=3, label=opponent)  # fmt: skip
+        row[0].set_xlabel(f"{variant}: million steps")
+        row[1].set_xlabel(f"{variant}: minutes of training (where the run counted them)")
+        for axes in row:
+            axes.set_ylim(0, 1)
+            axes.set_ylabel("score")
+            axes.grid(alpha=0.3)
+        row[0].legend(fontsize=7, loc="lower right")
+    return _png(figure)
+
+
+FIGURES: dict[str, Callable[[], bytes]] = {
+    "strength": strength,
+    "limits": limits,
+    "baselines": baselines,
+}

@@ -632,6 +632,54 @@ def batched_ppo_strength() -> str:
     )
 
 
+BASELINE_OPPONENTS = (
+    "random", "greedy", "alphabeta:depth=1", "alphabeta:depth=2", "alphabeta:depth=3",
+    "alphabeta:depth=4",
+)  # fmt: skip
+
+
+def baseline_runs() -> dict[str, tuple[Path, dict, list[dict]]]:
+    """Each rule set's shipped policy's measurement and its run's evaluations (the learning
+    curve), by rule set: `benchmarks/results/batched_ppo_VARIANT_network.json` and
+    ``..._curve.jsonl``."""
+    runs = {}
+    for variant in VARIANTS:
+        path = RESULTS / f"batched_ppo_{variant}_network.json"
+        curve = RESULTS / f"batched_ppo_{variant}_network_curve.jsonl"
+        if path.is_file():
+            runs[variant] = (path, _read_json(path), _read_lines(curve) if curve.is_file() else [])
+    return runs
+
+
+def baselines() -> str:
+    """The shipped policies' scores without search against random, greedy and alpha-beta to
+    depth 4, with their runs' steps and minutes and the commands that reproduce them."""
+    runs = baseline_runs()
+    if not runs:
+        return "No policy measured yet.\n"
+    columns = " | ".join(f"`{o}`" for o in BASELINE_OPPONENTS)
+    lines = [
+        f"| rule set | agent | steps in minutes | {columns} |",
+        "|---|---|---|" + "---|" * len(BASELINE_OPPONENTS),
+    ]
+    fields = set()
+    for variant, (_, record, _) in runs.items():
+        training, scores = record["training"], record["scores"]
+        cells = [
+            _interval(*scores[o][:3]) if o in scores else "not measured" for o in BASELINE_OPPONENTS
+        ]
+        lines.append(
+            f"| {variant} | `ppo:{variant}` | {training['timesteps'] / 1e6:.1f}M in "
+            f"{training['minutes']} min | " + " | ".join(cells) + " |"
+        )
+        fields.add("; ".join(_fields(record)))
+    names = ", ".join(f"`batched_ppo_{variant}_network.json`" for variant in runs)
+    return (
+        f"From {names} in `benchmarks/results/`, written by `benchmarks/ppo_strength.py` "
+        f"({' / '.join(sorted(fields))}).\n\n" + "\n".join(lines) + "\n"
+    )
+
+
 def ladders() -> str:
     """Every shipped ladder version: its anchors' calibrated ratings and intervals, and how the
     calibration was made (the ladder file's own record)."""
@@ -702,6 +750,7 @@ def pages() -> dict[str, str]:
         "opening_suites.md": opening_suites(),
         "ladders.md": ladders(),
         "batched_ppo_strength.md": batched_ppo_strength(),
+        "baselines.md": baselines(),
         "relay_lengths.md": relay_lengths(),
         "test_times.md": test_times(),
         "rllib_selfplay.md": rllib_selfplay(),
