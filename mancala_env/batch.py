@@ -296,6 +296,25 @@ class BatchedGames:
         )
         return self.observations, self.masks, self.to_move
 
+    def reset_rows(self, rows: np.ndarray) -> None:
+        """Start new games in `rows` only (a game ended from outside, as an adjudicated one
+        is), drawn as `reset` draws a start; the other games keep their positions."""
+        rows = np.unique(np.asarray(rows, dtype=np.int64))
+        if len(rows) == 0:
+            return
+        if rows[0] < 0 or rows[-1] >= self.n_games:
+            raise ValueError(f"rows must be games 0..{self.n_games - 1}, got {rows.tolist()}")
+        states = np.zeros((len(rows), self.layout.STATE_SIZE), dtype=np.int32)
+        observations = np.zeros((len(rows), MAX_OBSERVATION), dtype=np.int8)
+        masks = np.zeros((len(rows), self.n_actions), dtype=np.int8)
+        to_move = np.zeros(len(rows), dtype=np.int32)
+        seeds = random_start_seeds(self.params, self._rng, len(rows))
+        self.kernels.batch_reset(
+            states, self.params, self._first, self._key(), seeds, observations, masks, to_move
+        )
+        self.states[rows], self._observations[rows] = states, observations
+        self.masks[rows], self.to_move[rows] = masks, to_move
+
     def step(self, actions: np.ndarray, active: np.ndarray | None = None) -> BatchStep:
         """Play `actions[i]` in game i (for its player to move); see `BatchStep`.
 

@@ -89,6 +89,9 @@ class LearnerBatch:
         self.num_envs = n_envs
         self._rng = np.random.default_rng(own_seed)
         self.opponent_weights: Sequence[float] | None = None
+        # an `mancala_env.endgame.adjudicate.Adjudicator`: a game that reaches a position its
+        # database knows the result of ends there with that result (reason "adjudicated")
+        self.adjudicator: Any = None
         self.opponent_of = np.zeros(n_envs, dtype=np.int64)  # each game's opponent in the pool
         self.opponent = opponent
         self.seat_option = seat
@@ -176,7 +179,39 @@ class LearnerBatch:
             total = self.games.params[L.P_TOTAL_SEEDS]
             rewards[going] = (score[going] - self._score[going]) / total
             self._score[going] = score[going]
+        if self.adjudicator is not None:
+            self._adjudicate(rewards, dones, ends)
         return self._observations(), rewards, dones, self._joined(ends)
+
+    def _adjudicate(self, rewards: np.ndarray, dones: np.ndarray, ends: list[tuple]) -> None:
+        """End the games going on (not ended in this step) whose position the adjudicator
+        knows the result of, with that result: the reward of the game's end (a win or a loss,
+        or the rest of the seed difference the database gives), the end recorded, a new game
+        in the slot (the opponent's opening moves made)."""
+        games = self.games
+        verdicts = self.adjudicator.verdicts(games.states)
+        ended = np.flatnonzero(verdicts.covered & ~dones)
+        if len(ended) == 0:
+            return
+        seats = self.seats[ended]
+        winners = verdicts.winner[ended].astype(np.int32)
+        dones[ended] = True
+        if self.reward_mode == "win_loss":
+            rewards[ended] = np.where(winners < 0, 0.0, np.where(winners == seats, 1.0, -1.0))
+        else:
+            scores = verdicts.scores[ended]
+            own = scores[np.arange(len(ended)), seats]
+            final = own - scores[np.arange(len(ended)), 1 - seats]
+            rewards[ended] += (final - self._score[ended]) / games.params[L.P_TOTAL_SEEDS]
+        final_obs = self._final_obs[: len(ended)]
+        games.kernels.observe_rows(games.states[ended], seats, games.params, final_obs)
+        seen = self.encoding.encode(final_obs[:, : self._raw_width])
+        ends.append((ended, seen.copy(), seats.copy(), winners, ["adjudicated"] * len(ended)))
+        games.reset_rows(ended)
+        self.seats[ended] = self._draw_seats(len(ended))
+        self.opponent_of[ended] = self._draw_opponents(len(ended))
+        self._score[ended] = self._learner_score(ended)
+        self._play_opponent(None)
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions in every game, (n_envs, n_actions) bool."""

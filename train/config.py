@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from mancala_env.agents.tournament import MAX_GAMES
+from mancala_env.endgame.adjudicate import check_mode
 from mancala_env.inputs import integer, is_integer, number
 from mancala_env.readers import parse_toml, read_bytes
 
@@ -74,6 +75,20 @@ class PPOSettings:
             )
 
 
+def check_adjudication(endgames: Any, adjudication: Any) -> None:
+    """ValueError unless `endgames` is a folder's path or None and `adjudication` a mode of
+    `mancala_env.endgame.adjudicate` (needing `endgames`) or None."""
+    if endgames is not None and not isinstance(endgames, str):
+        raise ValueError(f"endgames must be a folder's path, got {endgames!r}")
+    if adjudication is not None:
+        try:
+            check_mode(adjudication)
+        except ValueError as error:
+            raise ValueError(f"adjudication: {error}") from None
+        if endgames is None:
+            raise ValueError("adjudication needs endgames, the endgame database's folder")
+
+
 @dataclass
 class TrainConfig:
     """A self-play training run: its budget, its opponent pool, its evaluations."""
@@ -89,6 +104,10 @@ class TrainConfig:
     eval_opponents: list[str] = field(default_factory=lambda: ["random", "greedy"])
     checkpoint_every: int = 250_000
     ppo: PPOSettings = field(default_factory=PPOSettings)
+    endgames: str | None = None  # an endgame database's folder (docs/endgames.md)
+    # with `endgames`: the learner's games end at the positions whose result the database
+    # knows (all, or decisive: wins and losses only), as a tournament's do; None: played out
+    adjudication: str | None = None
 
     def __post_init__(self) -> None:
         for name in ("timesteps", "snapshot_every", "eval_every", "checkpoint_every"):
@@ -108,6 +127,7 @@ class TrainConfig:
                 f"'{SELF}'), got {self.eval_opponents!r}"
             )
         check_evaluation(self.eval_games, self.eval_opponents, "eval_opponents")
+        check_adjudication(self.endgames, self.adjudication)
         if not isinstance(self.ppo, PPOSettings):
             raise ValueError(
                 f"ppo must be MaskablePPO's settings (a [ppo] table), got {self.ppo!r}"

@@ -21,7 +21,7 @@ from .checks import check_opponents
 from .config import MAX_COUNT, PPOSettings, TrainConfig
 from .files import claim_folder, save_model, write_json
 from .pool import OpponentPool
-from .selfplay import Evaluation, SelfPlayCallback
+from .selfplay import Evaluation, SelfPlayCallback, learner_adjudicator
 
 
 @dataclass
@@ -168,6 +168,7 @@ def train(
     check_opponents(config.eval_opponents, variant, "eval_opponents")
     out = Path(out)
     state = None
+    adjudicator = learner_adjudicator(config, variant)
     if resume is not None:
         if overwrite:
             raise ValueError("--resume continues a run and --overwrite deletes it: give one")
@@ -187,6 +188,7 @@ def train(
         notify(note)
     started = time.monotonic()
     env = MancalaVecEnv(variant, config.n_envs, seat="random", seed=seed)
+    env.adjudicator = adjudicator
     pool = OpponentPool(variant, config.opponents, config.self_share, config.pool_size, seed)
     best_score = -1.0
     if state is not None:

@@ -14,6 +14,8 @@ from stable_baselines3.common.callbacks import BaseCallback
 from tqdm import tqdm
 
 from mancala_env.agents.tournament import TournamentConfig, run_tournament, wilson
+from mancala_env.endgame.adjudicate import Adjudicator
+from mancala_env.variants import get_variant
 from mancala_env.vec_env import MancalaVecEnv
 
 from .config import TrainConfig
@@ -183,6 +185,16 @@ class SelfPlayCallback(BaseCallback):
         save_model(self.model, path)
         write_checkpoint_state(self, path, self.num_timesteps)
         return path
+
+
+def learner_adjudicator(config: TrainConfig, variant: str) -> Adjudicator | None:
+    """The adjudicator that ends the learner's games (`TrainConfig.adjudication`: either PPO
+    route's), opened before the run writes anything; None when the games are played out.
+    DatabaseError (one line) for a folder that holds no database of the rule set's rules."""
+    if config.adjudication is None:
+        return None
+    rules = get_variant(variant)
+    return Adjudicator.open(config.endgames, rules, rules.options(), config.adjudication)
 
 
 def write_checkpoint_state(

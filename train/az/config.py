@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from mancala_env.agents.alphabeta import MAX_DEPTH
-from mancala_env.endgame.adjudicate import check_mode
 from mancala_env.inputs import MAX_WORKERS, is_integer, number
 
 from ..config import (
@@ -20,6 +19,7 @@ from ..config import (
     SELF,
     _build,
     _positive_int,
+    check_adjudication,
     check_evaluation,
     read_toml,
 )
@@ -112,15 +112,7 @@ class AZConfig:
             number(final, "final_learning_rate", 0, MAX_LEARNING_RATE, low_open=True)
         if self.device not in DEVICES:
             raise ValueError(f"device must be one of {', '.join(DEVICES)}, got {self.device!r}")
-        if self.endgames is not None and not isinstance(self.endgames, str):
-            raise ValueError(f"endgames must be a folder's path, got {self.endgames!r}")
-        if self.adjudication is not None:
-            try:
-                check_mode(self.adjudication)
-            except ValueError as error:
-                raise ValueError(f"adjudication: {error}") from None
-            if self.endgames is None:
-                raise ValueError("adjudication needs endgames, the endgame database's folder")
+        check_adjudication(self.endgames, self.adjudication)
         if self.eval_suite is not None and not isinstance(self.eval_suite, str):
             raise ValueError(
                 f"eval_suite must be a suite file or rule set, got {self.eval_suite!r}"

@@ -52,7 +52,7 @@ from ..run import (
     _resume_state,
     newest_checkpoint,
 )
-from ..selfplay import Evaluation, evaluate, write_checkpoint_state
+from ..selfplay import Evaluation, evaluate, learner_adjudicator, write_checkpoint_state
 from .config import TABLE, BatchedPPOConfig, BatchedSettings
 from .loss import ppo_loss
 from .policy import KINDS, new_policy
@@ -253,6 +253,7 @@ def train_batched_ppo(
     check_opponents(config.run.opponents, variant, "opponents")
     check_opponents(config.run.eval_opponents, variant, "eval_opponents")
     device = fitting_device(config.batched.device)
+    adjudicator = learner_adjudicator(config.run, variant)
     out = Path(out)
     state = None
     if resume is not None:
@@ -281,6 +282,7 @@ def train_batched_ppo(
     use_threads(config.batched.threads)
     started = time.monotonic()
     run = _Run(variant, config, out, seed, device)
+    run.batch.adjudicator = adjudicator
     if state is not None:
         run.restore(resume, state)
     # the run's folders are made once its games, opponents and policy are set up: a run
