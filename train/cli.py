@@ -119,13 +119,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--backend",
         choices=BACKENDS,
         default=BACKENDS[0],
-        help="az: where the games are played and labelled: this machine's processes (local), "
-        "or Ray tasks (ray)",
+        help="az: where the games are played and labelled; batched-ppo: where the evaluations' "
+        "games are played: this machine's processes (local), or Ray tasks (ray)",
     )
     parser.add_argument(
         "--ray-address",
         default=None,
-        help="az: a running Ray cluster (auto: the one this machine belongs to); without it, "
+        help="az, batched-ppo: a running Ray cluster (auto: the one this machine belongs to); "
+        "without it, "
         "--backend ray starts a local Ray instance",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -201,13 +202,15 @@ def _train_batched_ppo(
 
     config = load_batched_config(args.variant, args.config)
     config = replace(config, run=replace(config.run, **_changes(args, PPO_NAMES)))
-    return _ppo_lines(_run_ppo(train_batched_ppo, args, config, out, notify))
+    where = {"backend": args.backend, "ray_address": args.ray_address}
+    return _ppo_lines(_run_ppo(train_batched_ppo, args, config, out, notify, **where))
 
 
 def _run_ppo(
-    train: Callable, args: argparse.Namespace, config: Any, out: str, notify: Callable
+    train: Callable, args: argparse.Namespace, config: Any, out: str, notify: Callable, **where: Any
 ) -> Any:
-    """`train` (the MaskablePPO or the batched trainer) on `config` as the arguments ask."""
+    """`train` (the MaskablePPO or the batched trainer) on `config` as the arguments ask
+    (`where`: the batched trainer's evaluation backend)."""
     return train(
         args.variant,
         config,
@@ -218,6 +221,7 @@ def _run_ppo(
         progress=not args.no_progress,
         overwrite=args.overwrite,
         notify=notify,
+        **where,
     )
 
 
@@ -297,13 +301,11 @@ def _score_lines(scores: dict[str, Any]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    az_only = (
-        args.option or args.endgames or args.init or args.backend != BACKENDS[0] or args.ray_address
-    )
-    if args.algo != "az" and az_only:
+    if args.algo != "az" and (args.option or args.endgames or args.init):
+        return fail("train", "--option, --endgames and --init are read by --algo az only")
+    if args.algo == "ppo" and (args.backend != BACKENDS[0] or args.ray_address):
         return fail(
-            "train",
-            "--option, --endgames, --init, --backend and --ray-address are read by --algo az only",
+            "train", "--backend and --ray-address are read by --algo az and --algo batched-ppo"
         )
     from mancala_env.agents.ppo import ModelLoadError
 

@@ -48,11 +48,14 @@ def evaluate(
     workers: int = 1,
     agent: str = "ppo",
     seconds: float | None = None,
+    backend: str = "local",
+    ray_address: str | None = None,
 ) -> Evaluation:
     """A gauntlet of the saved model against the evaluation baselines (both seats), its games
     played by `workers` processes; `agent` is the spec's kind that plays the file (``ppo`` a
     MaskablePPO model, ``az`` a network: its most likely legal move either way); `seconds`, the
-    run's training time so far, is kept with the scores (a learning curve against time)."""
+    run's training time so far, is kept with the scores (a learning curve against time); the
+    games are played on `backend` (``ray``: Ray tasks)."""
     learner = f"{agent}:{model_path}"
     tournament = TournamentConfig(
         variant,
@@ -61,7 +64,10 @@ def evaluate(
         format="gauntlet",
         seed=seed,
     )
-    result = run_tournament(tournament, db=db, workers=workers, bootstrap=200, progress=False)
+    result = run_tournament(
+        tournament, db=db, backend=backend, workers=workers, ray_address=ray_address,
+        bootstrap=200, progress=False,
+    )  # fmt: skip
     scores = {}
     for baseline in config.eval_opponents:
         pair = result.ratings.crosstable[learner, baseline]

@@ -408,3 +408,13 @@ def test_a_bfloat16_update_fits_the_float32_weights_of_a_rollout(kind):
     after = list(policy.parameters())
     assert all(p.dtype == torch.float32 for p in after)
     assert all(not torch.equal(a, b) for a, b in zip(before, after, strict=True))
+
+
+def test_the_evaluations_games_run_as_ray_tasks_with_backend_ray(tmp_path):
+    pytest.importorskip("ray")
+    config = replace(TINY, run=replace(TINY.run, timesteps=256, opponents=["random"]))
+    result = train_batched_ppo("oware", config, tmp_path / "run", progress=False, backend="ray")
+    assert result.timesteps == 256 and [e.timesteps for e in result.evaluations] == [256]
+    with pytest.raises(ValueError, match="--ray-address goes with --backend ray"):
+        train_batched_ppo("oware", config, tmp_path / "other", ray_address="auto")
+    assert not (tmp_path / "other").exists()

@@ -36,6 +36,7 @@ import torch
 from tqdm import tqdm
 
 from mancala_env.agents.ppo import ModelLoadError
+from mancala_env.agents.tournament.backends import check_backend
 from mancala_env.inputs import derived_seed
 from mancala_env.outputs import write_atomically
 from mancala_env.readers import read_bytes
@@ -94,11 +95,18 @@ class _Run:
     """The state of a run between rounds: its policy, loss, optimiser, pool and games."""
 
     def __init__(
-        self, variant: str, config: BatchedPPOConfig, out: Path, seed: int, device: torch.device
+        self,
+        variant: str,
+        config: BatchedPPOConfig,
+        out: Path,
+        seed: int,
+        device: torch.device,
+        where: dict[str, Any] | None = None,
     ) -> None:
         self.variant, self.config, self.out, self.seed, self.device = (
             variant, config, out, seed, device,
         )  # fmt: skip
+        self.where = where or {}  # the evaluations' backend and Ray cluster
         run, ppo, kind = config.run, config.run.ppo, config.batched.policy
         self.batch = RolloutBatch(variant, run.n_envs, seed, config.batched.reward)
         torch.manual_seed(seed)
@@ -162,7 +170,7 @@ class _Run:
         result = evaluate(
             path, self.variant, self.config.run, self.out / "evaluations.sqlite", self.steps,
             self.seed, workers=self.config.batched.eval_workers, agent=self.policy.agent,
-            seconds=round(self.training_seconds(), 1),
+            seconds=round(self.training_seconds(), 1), **self.where,
         )  # fmt: skip
         self.evaluations.append(result)
         with (self.out / "evaluations.jsonl").open("a") as file:
@@ -239,9 +247,12 @@ def train_batched_ppo(
     progress: bool = True,
     overwrite: bool = False,
     notify: Callable[[str], object] | None = None,
+    backend: str = "local",
+    ray_address: str | None = None,
 ) -> TrainResult:
     """Train a policy for `variant` by batched PPO self-play (the module docstring says how);
-    files go under `out`.
+    files go under `out`; the evaluations' games are played on `backend` (``ray``: Ray tasks,
+    on the cluster at `ray_address` or a local one).
 
     With `resume` (``OUT/checkpoints/step_N.npz``, or ``.zip`` for an ``mlp`` policy) the run
     continues from that checkpoint, with the PPO settings it was trained with; NothingToDo when
@@ -253,6 +264,7 @@ def train_batched_ppo(
     check_opponents(config.run.opponents, variant, "opponents")
     check_opponents(config.run.eval_opponents, variant, "eval_opponents")
     device = fitting_device(config.batched.device)
+    check_backend(backend, config.batched.eval_workers, ray_address)
     adjudicator = learner_adjudicator(config.run, variant)
     out = Path(out)
     state = None
@@ -281,7 +293,7 @@ def train_batched_ppo(
         notify(note)
     use_threads(config.batched.threads)
     started = time.monotonic()
-    run = _Run(variant, config, out, seed, device)
+    run = _Run(variant, config, out, seed, device, {"backend": backend, "ray_address": ray_address})
     run.batch.adjudicator = adjudicator
     if state is not None:
         run.restore(resume, state)
