@@ -8,10 +8,13 @@ opening suite and the ladder's seed, so its cost grows with the ladder's size on
 the agent's rating with the anchors held at their calibrated ratings: two agents rated on the
 same ladder version are on the same scale however far apart they were rated.
 
-The interval is honest about both sources of error: a parametric bootstrap plays the
-calibration's round robin again (refitting the anchors, ``random`` at 0) and the agent's games
-again, and refits the agent against each replicate's anchors; its 2.5% and 97.5% quantiles are
-the interval (`ratings` says why a parametric bootstrap).
+Two intervals come with a rating (`ratings` says why a parametric bootstrap). The ladder's
+calibrated ratings define its scale, so two agents rated on one version differ only by their
+own games: the first interval, from the agent's games played again in simulation with the
+anchors held, is the one to compare ratings on a version with. The second also plays the
+calibration's round robin again (refitting the anchors, ``random`` at 0) and refits the agent
+against each replicate's anchors: how well the rating is known as Elo above random play,
+wider, since the calibration's uncertainty is in it.
 
 A ladder file (``ladders/VARIANT/vN.json``, shipped) holds the anchors (spec, rating, interval,
 and each one's identity when it was calibrated: its code version, or its network's hash), the
@@ -273,7 +276,9 @@ def _ladder(document: Any, variant: str) -> Ladder:
 
 @dataclass(frozen=True)
 class LadderRating:
-    """An agent's rating on a ladder version, its 95% interval, and its games."""
+    """An agent's rating on a ladder version, its 95% interval on the version's scale (`low`,
+    `high`: its own games' uncertainty), the interval with the calibration's uncertainty too
+    (`calibrated_low`, `calibrated_high`), and its games."""
 
     spec: str
     variant: str
@@ -281,6 +286,8 @@ class LadderRating:
     rating: float
     low: float
     high: float
+    calibrated_low: float
+    calibrated_high: float
     games: int
     points: float
     scores: dict[str, tuple[int, float]]  # by anchor: games, points
@@ -334,7 +341,7 @@ def rate_on_ladder(
     fixed = {anchor.spec: anchor.rating for anchor in ladder.anchors}
     result = run_tournament(
         config, db=db, backend=backend, workers=workers, ray_address=ray_address,
-        bootstrap=2, progress=progress, anchors=fixed,
+        bootstrap=bootstrap, progress=progress, anchors=fixed,
     )  # fmt: skip
     crosstable = result.ratings.crosstable
     scores = {
@@ -342,12 +349,13 @@ def rate_on_ladder(
         for anchor in ladder.specs
     }
     draws = {anchor: crosstable[spec, anchor].draws for anchor in ladder.specs}
-    rating = next(line.rating for line in result.ratings.standings if line.agent == spec)
-    low, high = _interval(ladder, rating, scores, draws, bootstrap, ladder.seed)
+    line = next(line for line in result.ratings.standings if line.agent == spec)
+    low, high = _interval(ladder, line.rating, scores, draws, bootstrap, ladder.seed)
     return LadderRating(
-        spec=spec, variant=ladder.variant, version=ladder.version, rating=rating, low=low,
-        high=high, games=sum(g for g, _ in scores.values()),
-        points=sum(p for _, p in scores.values()), scores=scores,
+        spec=spec, variant=ladder.variant, version=ladder.version, rating=line.rating,
+        low=line.low, high=line.high, calibrated_low=low, calibrated_high=high,
+        games=sum(g for g, _ in scores.values()), points=sum(p for _, p in scores.values()),
+        scores=scores,
     )  # fmt: skip
 
 
@@ -363,8 +371,8 @@ def _interval(
     samples: int,
     seed: int,
 ) -> tuple[float, float]:
-    """The 95% interval of `rating` from the calibration's games and the agent's, both played
-    again in simulation (the module docstring)."""
+    """The 95% interval of `rating` with the calibration's uncertainty: the calibration's
+    games and the agent's, both played again in simulation (the module docstring)."""
     rng = np.random.default_rng(seed)
     n = len(ladder.anchors)
     calibrated = np.array([anchor.rating for anchor in ladder.anchors])

@@ -111,9 +111,13 @@ def format_rating(board: Ladder, rating: LadderRating) -> str:
     from mancala_env.agents.tournament.ratings import elo_cells
 
     shown, interval = elo_cells(rating.rating, rating.low, rating.high, rating.score)
+    _, calibrated = elo_cells(
+        rating.rating, rating.calibrated_low, rating.calibrated_high, rating.score
+    )
     lines = [
         f"{rating.spec}: {shown} {interval} on the {rating.variant} ladder v{rating.version} "
         f"({rating.games} games, score {rating.score:.3f})",
+        f"  as Elo above random play, with the calibration's uncertainty: {calibrated}",
     ]
     expected = expected_against(board, rating.rating)
     for spec, (games, points) in rating.scores.items():

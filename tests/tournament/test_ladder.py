@@ -60,6 +60,9 @@ def test_an_agent_is_rated_against_the_anchors_where_the_calibration_put_them(ti
     assert rating.games == 4 * len(ANCHORS) and rating.version == 1
     assert set(rating.scores) == set(ANCHORS)
     assert rating.low <= rating.rating <= rating.high
+    # the calibration's uncertainty widens the interval of the rating as Elo above random
+    assert rating.calibrated_low <= rating.low and rating.high <= rating.calibrated_high
+    assert rating.calibrated_high - rating.calibrated_low > rating.high - rating.low
     # the same agent on the same ladder plays the same games again: the same rating
     again = rate_on_ladder(ladder, "alphabeta:depth=2", tmp_path / "games.sqlite", progress=False)
     assert again == rating
@@ -166,7 +169,7 @@ def test_the_command_shows_the_ladder_and_rates_an_agent_on_it(tiny, tmp_path, c
     assert main(["ladder", "oware", "alphabeta:depth=2", "--db", db, "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("alphabeta:depth=2: ") and "on the oware ladder v1 (12 games" in out
-    assert out.count("  against ") == 3
+    assert out.count("  against ") == 3 and "with the calibration's uncertainty: [" in out
     for command, refusal in [
         (["ladder", "ayoayo"], "ayoayo has no ladder; the rule sets with one: oware"),
         (["ladder", "oware", "--ladder-version", "2"], "has no version 2; its versions: 1"),
