@@ -192,7 +192,8 @@ def read_ladder(variant: str, version: int | None = None) -> Ladder:
     get_variant(variant)
     versions = ladder_versions(variant)
     if not versions:
-        shipped = sorted(path.name for path in LADDERS.iterdir() if ladder_versions(path.name))
+        folders = LADDERS.iterdir() if LADDERS.is_dir() else []
+        shipped = sorted(path.name for path in folders if ladder_versions(path.name))
         raise LadderError(
             f"{variant} has no ladder; the rule sets with one: {', '.join(shipped) or 'none'}"
         )
