@@ -5,9 +5,10 @@
 Runs `mancala bench --json` `--rounds` times, one after another, each run under the same nice
 level (`--nice`), and writes the rows that compare the engine with its family's loop (the loop
 runs right after the engine's one-core row, in the same run: `mancala_env.bench.family_loop`)
-to `benchmarks/results/limits.json`, with the date, the machine, its load and the command; the
-ratios' median, lowest and highest over the runs come with the speed targets they are read
-against. By default it measures the two rule sets the loops play: Oware and Ayoayo.
+to `benchmarks/results/limits.json`, with the date, the machine, its load, the command and
+the flags each loop was built with (`mancala_env.bench.C_FLAGS`, or the fallback); the ratios'
+median, lowest and highest over the runs come with the speed targets they are read against.
+By default it measures the two rule sets the loops play: Oware and Ayoayo.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from mancala_env.machine import describe_machine
 
 RESULTS = Path(__file__).with_name("results") / "limits.json"
 # The one-core engine's rate over its loop's that the engine is held to (the loops' rule sets).
-TARGETS = {"oware": 0.55, "ayoayo": 0.5}
+TARGETS = {"oware": 0.6, "ayoayo": 0.5}
 
 
 def _run(command: list[str]) -> dict[str, dict]:
@@ -42,6 +43,7 @@ def _run(command: list[str]) -> dict[str, dict]:
                 loop=row["loop"],
                 same_rules=row["same_rules"],
                 loop_moves_per_s=row["moves_per_s"],
+                loop_flags=row["flags"],
                 ratio=row["ratio"],
             )
     return found

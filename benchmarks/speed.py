@@ -8,8 +8,9 @@ second (`mcts:simulations=1000` on positions of random play), `slowest step` the
 100,000 `Game.step` calls in random play, in milliseconds. With Oware, the anchors measured
 in the same run follow: PettingZoo's `connect_four_v3` and OpenSpiel's `oware` stepped from Python
 (when installed: `pip install -e ".[bench]"`) in the `aec` column; the C reference loop of each
-rule set's family (when there is a C compiler) has a column of its own. Then the ratios the speed
-targets are set in: every rule set's one-core engine against its family's loop, Oware's batch
+rule set's family (when there is a C compiler; built with `-O3 -march=native`, or `-O3` where the
+compiler refuses that) has a column of its own. Then the ratios the speed targets are set in:
+every rule set's one-core engine against its family's loop (with the loop's flags), Oware's batch
 against OpenSpiel's Python loop, and every rule set's batched, vec_env and MCTS rates against
 Oware's.
 """

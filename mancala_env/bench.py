@@ -17,9 +17,11 @@ optional `open-spiel` package), stepped from the fastest ordinary Python loop
 Right after each rule set's `engine_1_core` row comes its family's limit: the C reference loop
 of random play of the family's rule set (`FAMILY_LOOPS`: Oware's `anchors/oware_limit.c` for
 the rule sets of single laps, Ayoayo's `anchors/ayoayo_limit.c` for the relay rule sets), built
-with the system C compiler into a temporary folder and run for `seconds`; its row carries the
-engine's rate over the loop's (`ratio`) and says whether the loop plays the rule set's own rules
-(`same_rules`) or only its family's. Without a C compiler the row says so.
+with the system C compiler into a temporary folder (``-O3 -march=native``, as numba compiles the
+engine for the host's processor; ``-O3`` where the compiler refuses that: the row's `flags`
+say which) and run for `seconds`; its row carries the engine's rate over the loop's (`ratio`)
+and says whether the loop plays the rule set's own rules (`same_rules`) or only its family's.
+Without a C compiler the row says so.
 
 A move is one ply: one player's action (a setting-out step counts as one). Each measurement
 runs for about `seconds` after an untimed warm-up that compiles what it needs.
@@ -290,8 +292,12 @@ def _open_spiel_oware() -> Callable[[], tuple[int, int]] | None:
 
 ANCHORS = Path(__file__).with_name("anchors")
 C_COMPILER = "cc"
+# numba compiles the engine for the processor it runs on, so the loops are built for it too;
+# where the compiler refuses -march=native (some platforms), with C_FALLBACK_FLAGS alone.
+C_FLAGS = ("-O3", "-march=native")
+C_FALLBACK_FLAGS = ("-O3",)
 OPEN_SPIEL = "open_spiel oware (python)"
-C_REFERENCE = "c reference loop (cc -O2)"
+C_REFERENCE = "c reference loop"  # its row's `flags` say how it was built
 # A family of rule sets and the rule set whose C loop (anchors/<name>_limit.c) is its limit.
 FAMILY_LOOPS = {"single lap": "oware", "relay": "ayoayo"}
 
@@ -307,32 +313,37 @@ def _default_params(name: str) -> np.ndarray:
     return variant.params(variant.options_type())
 
 
-def build_c_loop(name: str, folder: str | Path, *defines: str) -> str | dict:
+def build_c_loop(name: str, folder: str | Path, *defines: str) -> dict:
     """Compile the C loop of the rule set `name` into `folder` (`defines`: ``NAME=VALUE``
-    given to the compiler); the binary's path, or a note saying why there is none."""
+    given to the compiler) with `C_FLAGS`, or `C_FALLBACK_FLAGS` where the compiler refuses
+    those: ``{"binary": path, "flags": "-O3 ..."}``, or ``{"note": ...}`` saying why there is
+    no binary."""
     compiler = shutil.which(C_COMPILER)
     if compiler is None:
         return {"note": f"no C compiler ({C_COMPILER}) on the PATH"}
     binary = str(Path(folder) / f"{name}_limit")
     source = str(ANCHORS / f"{name}_limit.c")
-    flags = [f"-D{define}" for define in defines]
-    build = subprocess.run(
-        [compiler, "-O2", *flags, "-o", binary, source], capture_output=True, text=True
-    )
-    if build.returncode != 0:
-        return {"note": f"{C_COMPILER} -O2 failed: {build.stderr.strip().splitlines()[-1:]}"}
-    return binary
+    macros = [f"-D{define}" for define in defines]
+    for flags in (C_FLAGS, C_FALLBACK_FLAGS):
+        build = subprocess.run(
+            [compiler, *flags, *macros, "-o", binary, source], capture_output=True, text=True
+        )
+        if build.returncode == 0:
+            return {"binary": binary, "flags": " ".join(flags)}
+    error = build.stderr.strip().splitlines()[-1:]
+    return {"note": f"{C_COMPILER} {' '.join(C_FALLBACK_FLAGS)} failed: {error}"}
 
 
 def c_reference(name: str = "oware", seconds: float = 3.0) -> dict:
-    """Build the C loop of the rule set `name` and run it for `seconds`; its measurement, or a
-    note saying why there is none. The binary lives in a temporary folder removed afterwards."""
+    """Build the C loop of the rule set `name` and run it for `seconds`; its measurement and
+    the flags it was built with, or a note saying why there is none. The binary lives in a
+    temporary folder removed afterwards."""
     with tempfile.TemporaryDirectory() as folder:
-        binary = build_c_loop(name, folder)
-        if isinstance(binary, dict):
-            return binary
+        built = build_c_loop(name, folder)
+        if "note" in built:
+            return built
         output = subprocess.run(
-            [binary, str(seconds)], capture_output=True, text=True, check=True
+            [built["binary"], str(seconds)], capture_output=True, text=True, check=True
         ).stdout
     found = dict(re.findall(r"(\w+)=([\d.]+)", output))
     elapsed = float(found["seconds"])
@@ -341,6 +352,7 @@ def c_reference(name: str = "oware", seconds: float = 3.0) -> dict:
         "seconds": elapsed,
         "moves_per_s": round(int(found["plies"]) / elapsed),
         "games_per_s": round(int(found["games"]) / elapsed, 1),
+        "flags": f"{C_COMPILER} {built['flags']}",
     }
 
 
@@ -360,9 +372,12 @@ def family_loop(name: str, engine_rate: int, seconds: float) -> dict:
 
 def describe_ratio(row: dict) -> str:
     """A family loop's row in words: "engine_1_core / loop 0.412 (ayoayo's loop, relay
-    family)"; the rules are "same rules" when the loop plays the rule set's own."""
+    family; cc -O3 -march=native)"; the rules are "same rules" when the loop plays the rule
+    set's own."""
     rules = "same rules" if row["same_rules"] else f"{row['family']} family"
-    return f"engine_1_core / loop {row['ratio']:.3f} ({row['loop']}'s loop, {rules})"
+    return (
+        f"engine_1_core / loop {row['ratio']:.3f} ({row['loop']}'s loop, {rules}; {row['flags']})"
+    )
 
 
 def _connect_four() -> Callable[[], tuple[int, int]] | None:

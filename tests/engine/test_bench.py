@@ -73,10 +73,10 @@ def test_each_engine_row_is_followed_by_its_familys_loop_and_the_ratio(capsys):
         assert row["ratio"] == round(engine["moves_per_s"] / row["moves_per_s"], 3)
     assert (
         describe_ratio(row)
-        == f"engine_1_core / loop {row['ratio']:.3f} (ayoayo's loop, relay family)"
+        == f"engine_1_core / loop {row['ratio']:.3f} (ayoayo's loop, relay family; {row['flags']})"
     )
     main(["bench", "--variant", "kpo", "--seconds", "0.02", "--slowest-moves", "0"])
-    assert "(oware's loop, same rules)" in capsys.readouterr().out
+    assert f"(oware's loop, same rules; {row['flags']})" in capsys.readouterr().out
 
 
 def test_c_reference_loop_is_built_and_measured_without_leaving_a_binary(tmp_path, monkeypatch):
@@ -85,7 +85,42 @@ def test_c_reference_loop_is_built_and_measured_without_leaving_a_binary(tmp_pat
         row = c_reference(name, 0.2)
         assert row["moves"] > 0 and row["seconds"] >= 0.2
         assert row["moves_per_s"] == round(row["moves"] / row["seconds"])
+        assert row["flags"] in ("cc -O3 -march=native", "cc -O3")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("refuses_native", [False, True])
+def test_c_reference_loop_is_built_for_the_host_or_says_it_could_not(
+    tmp_path, monkeypatch, refuses_native
+):
+    """The loop is built with -O3 -march=native, as numba builds the engine for the host's
+    processor; a compiler that refuses -march=native builds it with -O3, and the row says so."""
+    calls = tmp_path / "calls"
+    compiler = tmp_path / "fake-cc"
+    refuse = 'case " $* " in *" -march=native "*) echo "unknown cpu" >&2; exit 1;; esac\n'
+    compiler.write_text(
+        f'#!/bin/sh\necho "$*" >> {calls}\n{refuse if refuses_native else ""}exec cc "$@"\n'
+    )
+    compiler.chmod(0o755)
+    monkeypatch.setattr(bench, "C_COMPILER", str(compiler))
+    row = c_reference("oware", 0.05)
+    tried = [line.split(" -o ")[0] for line in calls.read_text().splitlines()]
+    assert row["moves"] > 0
+    if refuses_native:
+        assert tried == ["-O3 -march=native", "-O3"] and row["flags"] == f"{compiler} -O3"
+    else:
+        assert tried == ["-O3 -march=native"] and row["flags"] == f"{compiler} -O3 -march=native"
+    assert describe_ratio({**row, "ratio": 0.5, "loop": "oware", "same_rules": True}).endswith(
+        f"(oware's loop, same rules; {row['flags']})"
+    )
+
+
+def test_c_reference_loop_says_when_the_compiler_fails_with_both_flags(tmp_path, monkeypatch):
+    compiler = tmp_path / "failing-cc"
+    compiler.write_text('#!/bin/sh\necho "cannot compile" >&2\nexit 1\n')
+    compiler.chmod(0o755)
+    monkeypatch.setattr(bench, "C_COMPILER", str(compiler))
+    assert c_reference("oware") == {"note": f"{compiler} -O3 failed: ['cannot compile']"}
 
 
 def test_c_reference_loop_says_when_there_is_no_compiler(monkeypatch):

@@ -62,8 +62,8 @@ def loops(tmp_path_factory):
     built = {name: build_c_loop(name, folder) for name in FAMILY_LOOPS.values()}
     bounds = tmp_path_factory.mktemp("bounds")
     built["ayoayo bounds"] = build_c_loop("ayoayo", bounds, "STALL_LIMIT=6", "RELAY_LIMIT=10")
-    assert all(isinstance(binary, str) for binary in built.values()), built
-    return built
+    assert all("binary" in loop for loop in built.values()), built
+    return {name: loop["binary"] for name, loop in built.items()}
 
 
 @pytest.fixture(scope="module")
