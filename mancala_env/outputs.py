@@ -77,6 +77,7 @@ EMPTY_ZIP_ARCHIVE = FileKind("a zip archive", b"PK\x05\x06")
 NUMPY_ARRAY = FileKind("a NumPy array", b"\x93NUMPY")
 PNG_PICTURE = FileKind("a PNG picture", b"\x89PNG\r\n\x1a\n")
 OPENING_SUITE = FileKind("an opening suite", b"{", text=True, mark=b'"mancala-opening-suite"')
+LADDER_RATINGS = FileKind("ladder ratings", b"{", text=True, mark=b'"mancala-ladder-ratings"')
 HTML_PAGE = FileKind("an HTML page", b"<!DOCTYPE html>", text=True)
 MARKDOWN_PAGE = FileKind("a Markdown page", b"#", text=True)
 JSON_LINES = FileKind("JSON lines", b"{", text=True)
@@ -89,6 +90,7 @@ _KNOWN = (
     NUMPY_ARRAY,
     PNG_PICTURE,
     OPENING_SUITE,
+    LADDER_RATINGS,
     HTML_PAGE,
     MARKDOWN_PAGE,
     JSON_LINES,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from ..arguments import fail, integer
+from ..arguments import fail, integer, output_file
 from .command import add_command
 from .tournament import add_runner_arguments, stopped
 
@@ -28,6 +28,8 @@ def ladder_options(parser: argparse.ArgumentParser) -> None:
     from mancala_env.agents.tournament import MAX_GAMES
     from mancala_env.agents.tournament.ladder import MAX_VERSION
 
+    from ..outputs import LADDER_RATINGS
+
     parser.add_argument("variant", help="rule set name (see 'mancala variants')")
     parser.add_argument(
         "agents", nargs="*", metavar="AGENT", help="agent specs to rate (none: show the ladder)"
@@ -44,6 +46,14 @@ def ladder_options(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="games against each anchor, even (default the ladder's)",
     )
+    parser.add_argument(
+        "--out",
+        type=output_file,
+        default=None,
+        metavar="FILE",
+        help="also write the ratings as JSON (with the ladder's version, date, machine, command)",
+    )
+    parser.writes("out", LADDER_RATINGS)
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_runner_arguments(parser, db_help="SQLite file of the games (default ladder.sqlite)")
     parser.set_defaults(db="ladder.sqlite")
@@ -80,7 +90,37 @@ def ladder(args: argparse.Namespace) -> int:
         except (KeyboardInterrupt, WorkerLost) as error:
             return stopped("ladder", args.db, error)
         print(format_rating(board, ratings[-1]))
+    if args.out is not None:
+        try:
+            write_ratings(args.out, board, ratings, args.replace)
+        except OSError as error:
+            return fail("ladder", f"cannot write {args.out}: {error}", status=1)
+        print(f"ratings: {args.out}")
     return 0
+
+
+def write_ratings(path: str, board: Ladder, ratings: list[LadderRating], replace: bool) -> None:
+    """The ratings as a JSON file, whole or not at all, with what they were measured on."""
+    import dataclasses
+    import json
+    import shlex
+    import sys
+    from datetime import date
+
+    from ..machine import describe_machine
+    from ..outputs import LADDER_RATINGS, write_atomically
+
+    document = {
+        "format": {"name": "mancala-ladder-ratings", "version": 1},
+        "variant": board.variant,
+        "ladder_version": board.version,
+        "date": date.today().isoformat(),
+        "machine": describe_machine(),
+        "command": shlex.join(["mancala", *sys.argv[1:]]),
+        "ratings": [dataclasses.asdict(rating) for rating in ratings],
+    }
+    content = (json.dumps(document, indent=1) + "\n").encode()
+    write_atomically(path, content, LADDER_RATINGS, replace=replace)
 
 
 def format_ladder(board: Ladder) -> str:

@@ -165,9 +165,17 @@ def test_the_command_shows_the_ladder_and_rates_an_agent_on_it(tiny, tmp_path, c
     assert main(["ladder", "oware"]) == 0
     shown = capsys.readouterr().out
     assert shown.startswith("oware ladder v1: Elo") and "alphabeta:depth=1" in shown
-    db = str(tmp_path / "games.sqlite")
-    assert main(["ladder", "oware", "alphabeta:depth=2", "--db", db, "--no-progress"]) == 0
+    db, ratings = str(tmp_path / "games.sqlite"), tmp_path / "ratings.json"
+    command = ["ladder", "oware", "alphabeta:depth=2", "--db", db, "--no-progress"]
+    assert main([*command, "--out", str(ratings)]) == 0
     out = capsys.readouterr().out
+    written = json.loads(ratings.read_text())
+    assert written["format"]["name"] == "mancala-ladder-ratings" and written["ladder_version"] == 1
+    assert [r["spec"] for r in written["ratings"]] == ["alphabeta:depth=2"]
+    assert {"date", "machine", "command"} <= set(written)
+    (tmp_path / "store.sqlite").write_bytes(Path(db).read_bytes())
+    assert main([*command, "--out", str(tmp_path / "store.sqlite")]) == 2  # not its kind
+    assert "--replace" in capsys.readouterr().err
     assert out.startswith("alphabeta:depth=2: ") and "on the oware ladder v1 (12 games" in out
     assert out.count("  against ") == 3 and "with the calibration's uncertainty: [" in out
     for command, refusal in [
