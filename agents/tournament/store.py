@@ -222,7 +222,7 @@ class GameStore:
         if version not in (0, 1, SCHEMA_VERSION):
             raise StoreError(
                 f"{self.path} is a tournament store of version {version}; "
-                f"this mancala_env reads version {SCHEMA_VERSION}"
+                f"this mancala_env reads versions 1 and {SCHEMA_VERSION}"
             )
 
     def _check_tables(self, db: sqlite3.Connection | None = None) -> None:

@@ -1,5 +1,6 @@
 """Agents against each other: ``tournament`` (ratings, resumable), ``match`` (an SPRT of one
-agent against another), ``openings`` (a suite of openings a search rates even) and ``export``
+agent against another), ``openings`` (a suite of openings a search rates even, or with
+``--fair`` of start boards a seed or two moved that are even) and ``export``
 (a store's games as JSON lines).
 
 The tournament package is imported when one of these commands is parsed (its constants bound
@@ -26,7 +27,6 @@ from ..arguments import (
 )
 from ..arguments import seed as seed_type
 from ..inputs import MAX_WORKERS
-from ..variants import VARIANTS
 from .command import add_command, add_rule_options
 
 DEFAULT_AGENTS = ("random", "greedy", "alphabeta:depth=2", "mcts:simulations=200")
@@ -53,7 +53,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     add_command(
         commands,
         "openings",
-        "build a suite of openings a search rates even",
+        "build a suite of openings a search rates even (--fair: even start boards)",
         openings_options,
         openings,
     )
@@ -128,7 +128,7 @@ def _adjudication(args: argparse.Namespace) -> Any:
 
 def suite_file(text: str) -> str:
     """An opening suite's file, or a rule set's name for the suite shipped with it."""
-    from mancala_env.agents.tournament.openings import shipped_suite
+    from mancala_env.agents.tournament.openings import shipped_names, shipped_suite
 
     if not os.path.exists(text):
         shipped = shipped_suite(text)
@@ -136,8 +136,8 @@ def suite_file(text: str) -> str:
             return str(shipped)
         if text and not os.path.lexists(text) and len(text) < 256:
             raise argparse.ArgumentTypeError(
-                f"{text}: no such file, nor a rule set with a shipped suite "
-                f"({', '.join(sorted(VARIANTS))})"
+                f"{text}: no such file, nor the name of a shipped suite "
+                f"({', '.join(shipped_names())})"
             )
     try:
         return input_file(text)
@@ -455,6 +455,7 @@ def match(args: argparse.Namespace) -> int:
 
 # ---- openings --------------------------------------------------------------------------------
 def openings_options(parser: argparse.ArgumentParser) -> None:
+    from mancala_env.agents.tournament.fair import DEFAULT_FAIR_SEARCH, MAX_MOVED
     from mancala_env.agents.tournament.openings import DEFAULT_SEARCH, MAX_ENTRIES
 
     from ..outputs import OPENING_SUITE
@@ -465,22 +466,50 @@ def openings_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.writes("out", OPENING_SUITE)
     parser.add_argument(
-        "--count", type=integer(1, MAX_ENTRIES), default=50, help="openings to keep (default 50)"
+        "--count",
+        type=integer(1, MAX_ENTRIES),
+        default=None,
+        help="openings to keep (default 50; not with --fair, which keeps every even start)",
     )
     parser.add_argument(
-        "--plies", type=integer(1, MAX_OPENING_PLIES), default=4, help="moves in each line"
+        "--plies",
+        type=integer(1, MAX_OPENING_PLIES),
+        default=None,
+        help="moves in each line (default 4; not with --fair)",
     )
     parser.add_argument(
         "--search",
-        default=DEFAULT_SEARCH,
+        default=None,
         metavar="SPEC",
-        help=f"the agent that rates the positions (default {DEFAULT_SEARCH})",
+        help=f"the agent that rates the positions (default {DEFAULT_SEARCH}; with --fair and "
+        f"no --db, {DEFAULT_FAIR_SEARCH})",
     )
     parser.add_argument(
         "--margin",
         type=real(0),
-        default=1.0,
-        help="keep a position when |value| <= this many seeds, the mover's view (default 1)",
+        default=None,
+        help="keep a position when |value| <= this many seeds, the mover's view (default 1; "
+        "0 with --fair)",
+    )
+    parser.add_argument(
+        "--fair",
+        action="store_true",
+        help="a suite of start boards instead of lines: every board one to --moved seeds "
+        "moved from the start that is even (docs/endgames.md)",
+    )
+    parser.add_argument(
+        "--moved",
+        type=integer(1, MAX_MOVED),
+        default=None,
+        help=f"with --fair: the most seeds moved from the start (default {MAX_MOVED})",
+    )
+    parser.add_argument(
+        "--db",
+        type=input_folder,
+        default=None,
+        metavar="DIR",
+        help="with --fair: an endgame database holding every seed of the game, the judge by "
+        "perfect play (a draw is kept) instead of --search",
     )
     parser.add_argument(
         "--max-tries",
@@ -494,42 +523,76 @@ def openings_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
+def _suite_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """What ``mancala openings`` builds from: `build_suite`'s arguments, or with ``--fair``
+    `build_fair_suite`'s; ValueError for a setting of the other kind."""
+    from mancala_env.agents.tournament.fair import DEFAULT_FAIR_SEARCH, MAX_MOVED
+    from mancala_env.agents.tournament.openings import DEFAULT_SEARCH
+
+    if args.fair:
+        given = [name for name in ("count", "plies", "max_tries") if getattr(args, name)]
+        if given:
+            names = ", ".join("--" + name.replace("_", "-") for name in given)
+            raise ValueError(f"{names}: not with --fair, which judges every start it moves to")
+        if args.db is not None and (args.search is not None or args.margin is not None):
+            raise ValueError(
+                "--db judges the starts by perfect play: not with --search or --margin"
+            )
+        return {
+            "moved": MAX_MOVED if args.moved is None else args.moved,
+            "database": args.db,
+            "search": args.search or DEFAULT_FAIR_SEARCH,
+            "margin": 0.0 if args.margin is None else args.margin,
+        }
+    given = [f"--{name}" for name in ("moved", "db") if getattr(args, name) is not None]
+    if given:
+        raise ValueError(f"{', '.join(given)}: with --fair only")
+    return {
+        "count": 50 if args.count is None else args.count,
+        "plies": 4 if args.plies is None else args.plies,
+        "search": args.search or DEFAULT_SEARCH,
+        "margin": 1.0 if args.margin is None else args.margin,
+        "max_tries": args.max_tries,
+    }
+
+
 def openings(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from mancala_env.agents.tournament import build_suite, save_suite
+    from mancala_env.agents.tournament.fair import build_fair_suite, candidate_starts
 
     try:
         options = parse_options(args.option, args.variant)
+        settings = _suite_settings(args)
+        if args.fair:
+            total, unit = len(candidate_starts(args.variant, options, settings["moved"])), "start"
+        else:
+            total, unit = settings["count"], "kept"
         bar = tqdm(
-            total=args.count,
-            desc=f"{args.variant} openings",
-            unit="kept",
+            total=total,
+            desc=f"{args.variant} {'fair starts' if args.fair else 'openings'}",
+            unit=unit,
             file=sys.stderr,
             disable=args.no_progress,
         )
 
         def progress(kept: int, tried: int) -> None:
-            bar.update(kept - bar.n)
-            bar.set_postfix(tried=tried, refresh=False)
+            if args.fair:
+                bar.update(tried - bar.n)
+                bar.set_postfix(even=kept, refresh=False)
+            else:
+                bar.update(kept - bar.n)
+                bar.set_postfix(tried=tried, refresh=False)
 
         began = time.perf_counter()
+        build = build_fair_suite if args.fair else build_suite
         try:
-            suite = build_suite(
-                args.variant,
-                options,
-                count=args.count,
-                plies=args.plies,
-                search=args.search,
-                margin=args.margin,
-                seed=args.seed,
-                max_tries=args.max_tries,
-                progress=progress,
-            )
+            suite = build(args.variant, options, seed=args.seed, progress=progress, **settings)
         finally:
             bar.close()
         seconds = time.perf_counter() - began
-    except (TypeError, ValueError) as error:  # bad options, search spec, or too few kept
+    except (TypeError, ValueError) as error:  # bad options, search spec, database, too few kept
         return fail("openings", error)
     except KeyboardInterrupt:
         print("\nmancala openings: interrupted; nothing was written", file=sys.stderr)
@@ -538,11 +601,18 @@ def openings(args: argparse.Namespace) -> int:
         digest = save_suite(suite, args.out, replace=args.replace)
     except OSError as error:
         return fail("openings", f"cannot write {args.out}: {error}", status=1)
-    print(
-        f"{len(suite.entries)} openings of {suite.plies} plies kept of {suite.tried} tried "
-        f"(|value| <= {suite.margin:g} by {suite.search}) in {seconds:.1f} s: "
-        f"{args.out} (sha256 {digest[:16]})"
-    )
+    if args.fair:
+        what = (
+            f"{len(suite.entries)} even starts of {suite.tried} with "
+            + ("1 seed" if settings["moved"] == 1 else f"1 to {settings['moved']} seeds")
+            + f" moved (|value| <= {suite.margin:g} by {suite.search})"
+        )
+    else:
+        what = (
+            f"{len(suite.entries)} openings of {suite.plies} plies kept of {suite.tried} tried "
+            f"(|value| <= {suite.margin:g} by {suite.search})"
+        )
+    print(f"{what} in {seconds:.1f} s: {args.out} (sha256 {digest[:16]})")
     return 0
 
 

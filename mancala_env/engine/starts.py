@@ -34,6 +34,12 @@ def _layout_seeds(least: int, cuts: np.ndarray) -> np.ndarray:
     return (counts << shifts).sum(axis=1)
 
 
+def has_random_start(params: np.ndarray) -> bool:
+    """Whether the rule set `params` draws its starting position (`random_start_seeds`)."""
+    pieces = params[P_PIECE_GAME] == 1 and params[P_PIECE_SETTING_OUT] == PIECE_SETTING_OUT_RANDOM
+    return bool(params[P_SETTING_OUT] == SETTING_OUT_CENTRAL_RANDOM or pieces)
+
+
 def random_start_seeds(params: np.ndarray, rng: np.random.Generator, n: int) -> np.ndarray:
     """A seed for each of `n` games of the rule set `params` (zeros where its start is fixed)."""
     if params[P_SETTING_OUT] == SETTING_OUT_CENTRAL_RANDOM:

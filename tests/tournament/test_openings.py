@@ -117,7 +117,7 @@ def nested(depth: int) -> list:
     ("change", "message"),
     [
         (lambda d: d.update(format={"name": "other", "version": 1}), "not an opening suite"),
-        (lambda d: d["format"].update(version=2), "format version 2 is not known"),
+        (lambda d: d["format"].update(version=3), "format version 3 is not known"),
         (lambda d: d.update(variant="chess"), "unknown rule set 'chess'"),
         (lambda d: d.update(version=99), "version 99"),
         (lambda d: d["options"].update(houses="x"), "options are not valid"),
@@ -308,7 +308,7 @@ def test_a_rule_set_name_reads_its_shipped_suite_unless_a_file_has_that_name(tmp
     with contextlib.redirect_stderr(err):
         status = main(["tournament", "oware", "--opening-suite", "owre"])
     assert status == 2
-    assert "owre: no such file, nor a rule set with a shipped suite (ayoayo," in err.getvalue()
+    assert "owre: no such file, nor the name of a shipped suite (ayoayo," in err.getvalue()
 
 
 def test_a_forced_move_is_followed_before_the_position_is_rated():
