@@ -15,6 +15,7 @@ from typing import Any
 
 from mancala_env.agents.accuracy import MIN_SEEDS
 from mancala_env.agents.network import SAME_RULES
+from mancala_env.agents.tournament.ratings import elo_cells
 from mancala_env.readers import parse_json, read_bytes
 from mancala_env.variants import VARIANTS
 
@@ -709,6 +710,33 @@ def ladders() -> str:
     return "\n".join(lines)
 
 
+def ladder_ratings() -> str:
+    """Agents rated on the ladders (``mancala ladder VARIANT AGENT --out``)."""
+    paths = sorted(RESULTS.glob("ladder_ratings_*.json"))
+    if not paths:
+        return "No agent rated on a ladder yet.\n"
+    lines = []
+    for path in paths:
+        record = _read_json(path)
+        lines += [
+            f"**{record['variant']}, ladder v{record['ladder_version']}.** "
+            + _provenance(path, record, "`mancala ladder --out`"),
+            "| agent | rating | 95% interval (on the version's scale) "
+            "| with the calibration's uncertainty | games | score |",
+            "|---|---|---|---|---|---|",
+        ]
+        for r in record["ratings"]:
+            score = r["points"] / r["games"]
+            rating, interval = elo_cells(r["rating"], r["low"], r["high"], score)
+            _, calibrated = elo_cells(r["rating"], r["calibrated_low"], r["calibrated_high"], score)
+            lines.append(
+                f"| `{r['spec']}` | {rating} | {interval} | {calibrated} | {r['games']} "
+                f"| {score:.3f} |"
+            )
+        lines.append("")
+    return "\n".join(lines)
+
+
 def test_times() -> str:
     """The two test loops' runs from empty caches, and the developer's from warm ones after an
     edit."""
@@ -749,6 +777,7 @@ def pages() -> dict[str, str]:
         "metrics.md": metrics(),
         "opening_suites.md": opening_suites(),
         "ladders.md": ladders(),
+        "ladder_ratings.md": ladder_ratings(),
         "batched_ppo_strength.md": batched_ppo_strength(),
         "baselines.md": baselines(),
         "relay_lengths.md": relay_lengths(),

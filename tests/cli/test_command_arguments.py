@@ -31,6 +31,7 @@ BASE = {
     "match": ["random", "greedy"],
     "openings": ["oware", "--out", "suite.json"],
     "metrics": ["oware"],
+    "ladder": ["oware", "random"],
 }
 NOT_NUMBERS = [
     *("nan", "inf", "-inf", "²", "", " ", "abc", "1e400", "-1e400", "9" * 5000, "-" + "9" * 5000),
