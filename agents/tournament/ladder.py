@@ -83,6 +83,9 @@ class Pair:
 
 @dataclass(frozen=True)
 class Ladder:
+    """A ladder version: its anchors and their calibrated ratings, the calibration's pairs,
+    and what a rating on it plays (the suite's hash, the seed, the games against each anchor)."""
+
     variant: str
     version: int
     anchors: tuple[Anchor, ...]
