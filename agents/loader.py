@@ -11,7 +11,9 @@
     ppo:models/oware.zip,trust=yes   ... loaded whole: runs code the file holds
     ppo:runs/oware/final_model.npz   a network ``--algo batched-ppo`` trained
     az:oware                    a shipped network (docs/strength.md lists them), no search
-    az:oware,simulations=800    ... searching with it (keys: simulations, time, c)
+    az:oware,simulations=800    ... searching with it (keys: simulations, time, c, search,
+                                considered, gumbel_scale)
+    az:oware,simulations=32,search=gumbel   ... Gumbel AlphaZero's search instead of PUCT
     az:runs/oware-az/final.npz  a network of your own (``mancala train --algo az``)
     human                       a person typing moves
     python:my_module:MyAgent    a class of your own (seeded if its __init__ takes `seed`), or a
@@ -44,7 +46,7 @@ from .base import Agent, GreedyAgent, RandomAgent
 from .human import HumanAgent
 from .mcts import MCTSAgent
 from .perfect import PerfectAgent
-from .search import MAX_C, MAX_SECONDS, MAX_SIMULATIONS
+from .search import AZ_SEARCHES, MAX_C, MAX_CONSIDERED, MAX_SECONDS, MAX_SIMULATIONS
 
 BUILT_INS: dict[str, type] = {
     "random": RandomAgent,
@@ -65,7 +67,8 @@ SPEC_FORMS = (
     "mcts[:simulations=N][,time=SECONDS][,c=C][,mix=M]",
     "perfect:db=DIR",
     "ppo:NAME|PATH[,trust=yes]",
-    "az:NAME|PATH[,simulations=N][,time=SECONDS][,c=C]",
+    f"az:NAME|PATH[,simulations=N][,time=SECONDS][,c=C][,search={'|'.join(AZ_SEARCHES)}]"
+    "[,considered=M][,gumbel_scale=G]",
     "human",
     "python:MODULE:CLASS",
 )
@@ -147,6 +150,9 @@ KEYS: dict[str, dict[str, tuple[str, Callable[[str], Any]]]] = {
         "simulations": ("simulations", _integer(1, MAX_SIMULATIONS)),
         "time": ("time_limit", SECONDS),
         "c": ("c", _number(0, MAX_C)),
+        "search": ("search", _choice(*AZ_SEARCHES)),
+        "considered": ("considered", _integer(1, MAX_CONSIDERED)),
+        "gumbel_scale": ("gumbel_scale", _number(0, MAX_C)),
     },
 }
 

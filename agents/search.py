@@ -24,6 +24,8 @@ from mancala_env.inputs import integer, number
 MAX_SIMULATIONS = 1_000_000  # MCTS's tree grows by a node's children a simulation: < 1 GB
 MAX_SECONDS = 86_400.0  # a move's time limit: a day
 MAX_C = 1000.0  # the exploration constants
+MAX_CONSIDERED = 256  # the root moves a Gumbel search considers: more than any rule set has
+AZ_SEARCHES = ("puct", "gumbel")  # the az agent's tree searches (`az_search`)
 
 
 def check_time_limit(time_limit: float | None) -> None:
