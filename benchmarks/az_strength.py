@@ -123,11 +123,12 @@ def main() -> None:
         measure(args, out, baselines)
 
 
-def provenance(began: float) -> dict[str, str | float]:
-    """When, where and by what command a measurement ran, and for how long."""
+def provenance(began: float, script: str = "benchmarks/az_strength.py") -> dict[str, str | float]:
+    """When, where and by what command (`script` and this run's arguments) a measurement ran,
+    and for how long."""
     return {
         "date": datetime.date.today().isoformat(),
-        "command": shlex.join(["python", "benchmarks/az_strength.py", *sys.argv[1:]]),
+        "command": shlex.join(["python", script, *sys.argv[1:]]),
         "machine": describe_machine(),
         "seconds": round(time.time() - began, 1),
     }
