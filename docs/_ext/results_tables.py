@@ -493,6 +493,23 @@ def ppo_speed() -> str:
     return "\n".join(lines) + "\n"
 
 
+def gumbel_search() -> str:
+    """The az agent's Gumbel search against PUCT at the same simulations a move, with and
+    without its noise (`benchmarks/gumbel_search.py`)."""
+    path = RESULTS / "gumbel_search_oware.json"
+    record = _read_json(path)
+    lines = [
+        _provenance(path, record, "`benchmarks/gumbel_search.py`"),
+        f"Openings: {record['openings']}.\n",
+        "| Gumbel search | against | games | Gumbel's score (95% interval) |",
+        "|---|---|---|---|",
+    ]
+    for gumbel, scores in record["scores"].items():
+        for puct, (score, low, high, games) in scores.items():
+            lines.append(f"| `{gumbel}` | `{puct}` | {games} | {_interval(score, low, high)} |")
+    return "\n".join(lines) + "\n"
+
+
 def atlas() -> str:
     """Each rule set's first-player score and draw rate under self-play from the start, with
     the exact value of a board solved whole."""
@@ -784,4 +801,5 @@ def pages() -> dict[str, str]:
         "test_times.md": test_times(),
         "rllib_selfplay.md": rllib_selfplay(),
         "ppo_speed.md": ppo_speed(),
+        "gumbel_search.md": gumbel_search(),
     }
