@@ -164,6 +164,8 @@ RANGES = {
         "simulations": (int, 1, 1_000_000),
         "time": (float, 0, 86_400),
         "c": (float, 0, 1000),
+        "considered": (int, 1, 256),
+        "gumbel_scale": (float, 0, 1000),
     },
 }
 ATTRIBUTES = {"depth": "depth", "simulations": "simulations", "time": "time_limit"}
