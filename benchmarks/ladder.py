@@ -1,5 +1,5 @@
 """Calibrate a rule set's rating ladder: a round robin of its anchors, written as the ladder's
-next version (``agents/tournament/ladders/VARIANT/vN.json``, shipped; ``mancala ladder VARIANT``
+next version (``agents/tournament/ladders/VARIANT-vN.json``, shipped; ``mancala ladder VARIANT``
 shows it and rates agents on it).
 
     nice -n 19 python benchmarks/ladder.py oware --depths 1 2 3 4 5 6 --games-per-pair 40
@@ -22,9 +22,9 @@ from datetime import date
 
 from mancala_env.agents.tournament import MAX_GAMES
 from mancala_env.agents.tournament.ladder import (
-    LADDERS,
     calibrate,
     default_anchors,
+    ladder_path,
     ladder_versions,
 )
 from mancala_env.arguments import integer
@@ -63,8 +63,7 @@ def main() -> None:
     except ValueError as error:
         sys.exit(f"ladder: {error}")
     ladder.calibration["minutes"] = round((time.time() - began) / 60, 1)
-    out = LADDERS / args.variant / f"v{version}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
+    out = ladder_path(args.variant, version)
     if out.exists():  # another calibration wrote this version meanwhile
         sys.exit(f"ladder: {out} exists; a version is never replaced")
     write_atomically(out, (json.dumps(ladder.to_document(), indent=1) + "\n").encode())

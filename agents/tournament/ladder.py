@@ -16,7 +16,7 @@ calibration's round robin again (refitting the anchors, ``random`` at 0) and ref
 against each replicate's anchors: how well the rating is known as Elo above random play,
 wider, since the calibration's uncertainty is in it.
 
-A ladder file (``ladders/VARIANT/vN.json``, shipped) holds the anchors (spec, rating, interval,
+A ladder file (``ladders/VARIANT-vN.json``, shipped) holds the anchors (spec, rating, interval,
 and each one's identity when it was calibrated: its code version, or its network's hash), the
 calibration's pairs (games, points, draws), the suite's hash, the seed, the games per anchor,
 and the date, machine and command of the calibration. A new calibration is a new version; an
@@ -46,7 +46,7 @@ from .schedule import MAX_GAMES, TournamentConfig
 
 FORMAT_NAME = "mancala-ladder"
 FORMAT_VERSION = 1
-LADDERS = Path(__file__).parent / "ladders"  # LADDERS/VARIANT/vN.json
+LADDERS = Path(__file__).parent / "ladders"  # LADDERS/VARIANT-vN.json
 SCALE = "Elo (400 log10 of the Bradley-Terry strength), random at 0"
 ZERO = "random"  # the anchor at 0
 MAX_LADDER_BYTES = 1 << 20  # a ladder of a dozen anchors is some kB
@@ -182,11 +182,29 @@ def calibrate(
     )
 
 
+def ladder_path(variant: str, version: int) -> Path:
+    """Where `variant`'s shipped ladder of `version` is (one folder: a package's data files)."""
+    return LADDERS / f"{variant}-v{version}.json"
+
+
+def _shipped() -> dict[str, list[int]]:
+    """Every shipped ladder's rule set and its versions, oldest first."""
+    versions: dict[str, list[int]] = {}
+    for path in LADDERS.glob("*-v*.json"):
+        variant, _, version = path.stem.rpartition("-v")
+        if version.isdigit():
+            versions.setdefault(variant, []).append(int(version))
+    return {variant: sorted(found) for variant, found in sorted(versions.items())}
+
+
+def shipped_ladders() -> list[str]:
+    """The rule sets with a shipped ladder."""
+    return list(_shipped())
+
+
 def ladder_versions(variant: str) -> list[int]:
     """The versions of `variant`'s shipped ladder, oldest first."""
-    folder = LADDERS / variant
-    names = [path.stem for path in folder.glob("v*.json")] if folder.is_dir() else []
-    return sorted(int(name[1:]) for name in names if name[1:].isdigit())
+    return _shipped().get(variant, [])
 
 
 def read_ladder(variant: str, version: int | None = None) -> Ladder:
@@ -195,17 +213,14 @@ def read_ladder(variant: str, version: int | None = None) -> Ladder:
     get_variant(variant)
     versions = ladder_versions(variant)
     if not versions:
-        folders = LADDERS.iterdir() if LADDERS.is_dir() else []
-        shipped = sorted(path.name for path in folders if ladder_versions(path.name))
-        raise LadderError(
-            f"{variant} has no ladder; the rule sets with one: {', '.join(shipped) or 'none'}"
-        )
+        shipped = ", ".join(shipped_ladders()) or "none"
+        raise LadderError(f"{variant} has no ladder; the rule sets with one: {shipped}")
     if version is None:
         version = versions[-1]
     if version not in versions:
         shown = ", ".join(str(v) for v in versions)
         raise LadderError(f"{variant}'s ladder has no version {version}; its versions: {shown}")
-    return read_ladder_file(LADDERS / variant / f"v{version}.json", variant)
+    return read_ladder_file(ladder_path(variant, version), variant)
 
 
 def read_ladder_file(path: str | Path, variant: str) -> Ladder:

@@ -702,7 +702,7 @@ def ladders() -> str:
     """Every shipped ladder version: its anchors' calibrated ratings and intervals, and how the
     calibration was made (the ladder file's own record)."""
     folder = ROOT / "agents" / "tournament" / "ladders"
-    paths = sorted(folder.glob("*/v*.json"))
+    paths = sorted(folder.glob("*-v*.json"))
     if not paths:
         return "No ladder calibrated yet: `python benchmarks/ladder.py VARIANT` makes one.\n"
     lines = []
