@@ -21,7 +21,7 @@ from mancala_env import Game
 from mancala_env.inputs import integer, number
 from mancala_env.observation import observe
 
-from .az_search import Searcher, gumbel_search, search_kernels
+from .az_search import Searcher, gumbel_search, most_visited, search_kernels
 from .network import read_network
 from .search import AZ_SEARCHES, MAX_C, MAX_CONSIDERED, MAX_SIMULATIONS, check_time_limit
 
@@ -177,5 +177,4 @@ class AZAgent:
         priors, visits, values = searcher.root_stats()
         self.last_simulations = done
         self.last_value = float(values.sum() / max(visits.sum(), 1))
-        most = np.flatnonzero(visits == visits.max())
-        return int(most[np.argmax(priors[most])])
+        return most_visited(priors, visits)

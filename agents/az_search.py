@@ -21,7 +21,9 @@ choose a move:
   share of the node's visits lags most behind the improved policy
   ``softmax(logits + sigma(completed Q))`` (`improved_logits`, mctx's
   `qtransform_completed_by_mix_value`). `gumbel_search` runs one and returns the move and that
-  improved policy at the root, the target a policy is trained towards.
+  improved policy at the root, the target a policy is trained towards; `puct_search` runs a
+  PUCT search of a fixed count and returns its move and the root's visit shares, AlphaZero's
+  target.
 
 The network's forward pass is `mancala_env.agents.network.Network.forward`'s, one position at a
 time: the first layer sums the weight rows its one-hot inputs pick, the others are matrix-vector
@@ -427,3 +429,22 @@ def gumbel_search(
     action = int(np.argmax(np.where(survivors, gumbel + logits, -np.inf)))
     weights = np.where(legal, np.exp(logits - logits[legal].max()), 0.0)
     return action, weights / weights.sum()
+
+
+def most_visited(priors: np.ndarray, visits: np.ndarray) -> int:
+    """The most visited root move, ties going to the network's favourite: PUCT's choice."""
+    most = np.flatnonzero(visits == visits.max())
+    return int(most[np.argmax(priors[most])])
+
+
+def puct_search(
+    searcher: Searcher, kernels: SimpleNamespace, game: Game, simulations: int, c: float
+) -> tuple[int, np.ndarray]:
+    """A PUCT search of `simulations` simulations from `game`'s position (`search_kernels`'s
+    kernels, exploration constant `c`); returns its move (`most_visited`) and the root's visit
+    shares, zero for the illegal moves (AlphaZero's policy target)."""
+    params, net, tree = game.params, searcher.net, searcher.tree
+    nodes = kernels.new_tree(game.state, params, net, tree, searcher.scratch)
+    kernels.simulate(simulations, nodes, c, params, net, tree, searcher.scratch, *searcher.path)
+    priors, visits, _ = searcher.root_stats()
+    return most_visited(priors, visits), visits / visits.sum()

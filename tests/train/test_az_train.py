@@ -173,6 +173,10 @@ def test_a_run_refuses_a_folder_of_another_run_and_a_broken_checkpoint(tmp_path)
         ("learning_rate = 'fast'", "learning_rate must be a number"),
         ("depth = 3", "unknown setting.*depth"),
         ("device = 'tpu'", "device must be one of auto, cpu, cuda"),
+        ("targets = 'oracle'", "targets must be one of teacher, search"),
+        ("search = 'beam'", "search must be one of puct, gumbel"),
+        ("simulations = 0", "simulations must be an integer from 1 to 10,000"),
+        ("considered = 1000", "considered must be an integer from 1 to 256"),
     ],
 )
 def test_bad_settings_are_refused_by_name(tmp_path, text, message):

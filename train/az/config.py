@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from mancala_env.agents.alphabeta import MAX_DEPTH
+from mancala_env.agents.search import AZ_SEARCHES, MAX_CONSIDERED
 from mancala_env.inputs import MAX_WORKERS, is_integer, number
 
 from ..config import (
@@ -31,6 +32,9 @@ DEVICES = ("auto", "cpu", "cuda")
 MAX_POSITIONS_HELD = 64 * 1024 * 1024
 MAX_FIT_STEPS = 1_000_000  # minibatches a generation: a fit is not stopped by --max-minutes
 MAX_BATCH = 65_536  # a minibatch's positions, each one-hot encoded (some kB) for the forward pass
+# where the targets come from: an alpha-beta teacher's move values, or the network's own search
+TARGETS = ("teacher", "search")
+MAX_SELF_PLAY_SIMULATIONS = 10_000  # a move's search in self-play: its tree stays in 131,072 nodes
 
 
 @dataclass
@@ -38,7 +42,10 @@ class AZConfig:
     """Expert iteration: the network plays games against itself and the opponents; a teacher
     (alpha-beta of `teacher_depth` plies, shallower where `teacher_nodes` runs out, with the
     endgame database `endgames` where one is given) values every move of the positions met; the
-    network is fitted to those values."""
+    network is fitted to those values. With `targets` ``"search"``, self-play with
+    search-improved targets instead (AlphaZero's loop): the network moves by its own `search` of
+    `simulations` simulations a move, and is fitted to that search's policy at each position it
+    searched and to the game's result (the endgame database's, where the game is adjudicated)."""
 
     # The defaults are the settings of the Oware run behind the shipped network (oware.toml):
     # a rule set's file changes what its rules need, its teacher's depth first.
@@ -69,6 +76,12 @@ class AZConfig:
     explore: float = 0.05  # the network's share of random moves after the opening
     temperature: float = 1.0  # seeds: the policy target is softmax(move values / temperature)
     value_scale: float = 8.0  # seeds: the value target is tanh(best move's value / value_scale)
+    targets: str = "teacher"  # teacher (the alpha-beta labels above) or search (self-play)
+    # with targets "search": gumbel (Gumbel AlphaZero's improved policy, sequential halving over
+    # `considered` root moves) or puct (AlphaZero's visit shares, the most visited move played)
+    search: str = "gumbel"
+    simulations: int = 32  # with targets "search": simulations a move
+    considered: int = 16
     buffer: int = 1_500_000  # the newest positions the network is fitted to
     fit_steps: int = 200  # minibatches fitted a generation
     batch_size: int = 512
@@ -112,6 +125,12 @@ class AZConfig:
             number(final, "final_learning_rate", 0, MAX_LEARNING_RATE, low_open=True)
         if self.device not in DEVICES:
             raise ValueError(f"device must be one of {', '.join(DEVICES)}, got {self.device!r}")
+        if self.targets not in TARGETS:
+            raise ValueError(f"targets must be one of {', '.join(TARGETS)}, got {self.targets!r}")
+        if self.search not in AZ_SEARCHES:
+            raise ValueError(f"search must be one of {', '.join(AZ_SEARCHES)}, got {self.search!r}")
+        _positive_int("simulations", self.simulations, high=MAX_SELF_PLAY_SIMULATIONS)
+        _positive_int("considered", self.considered, high=MAX_CONSIDERED)
         check_adjudication(self.endgames, self.adjudication)
         if self.eval_suite is not None and not isinstance(self.eval_suite, str):
             raise ValueError(

@@ -139,39 +139,43 @@ class Teacher:
         return values, spent
 
 
-# a worker's teacher, opponents and adjudicator
-_WORKER: dict[tuple, tuple[Teacher, dict[str, Agent], Adjudicator | None]] = {}
+# a worker's teacher, and its opponents and adjudicator, kept between its tasks
+_TEACHER: dict[tuple, Teacher] = {}
+_AGENTS: dict[tuple, tuple[dict[str, Agent], Adjudicator | None]] = {}
 
 
-def _teacher_and_opponents(
+def _teacher(task: Task, game: Game) -> Teacher:
+    config = task.config
+    key = (task.variant, repr(sorted(task.options.items())), config.teacher_depth,
+           config.teacher_nodes, config.endgames)  # fmt: skip
+    if key not in _TEACHER:
+        _TEACHER.clear()
+        _TEACHER[key] = Teacher(game, config.teacher_depth, config.endgames, config.teacher_nodes)
+    return _TEACHER[key]
+
+
+def opponents_and_adjudicator(
     task: Task, game: Game
-) -> tuple[Teacher, dict[str, Agent], Adjudicator | None]:
-    key = (
-        task.config.adjudication,
-        task.variant,
-        repr(sorted(task.options.items())),
-        task.config.teacher_depth,
-        task.config.teacher_nodes,
-        task.config.endgames,
-        tuple(task.config.opponents),
-    )
-    if key not in _WORKER:
-        _WORKER.clear()
-        teacher = Teacher(
-            game, task.config.teacher_depth, task.config.endgames, task.config.teacher_nodes
-        )
+) -> tuple[dict[str, Agent], Adjudicator | None]:
+    """The worker's opponents (one agent a spec of `AZConfig.opponents` but ``self``) and the
+    adjudicator of its endgame database (None without `adjudication`), made at its first task."""
+    config = task.config
+    key = (config.adjudication, task.variant, repr(sorted(task.options.items())),
+           config.endgames, tuple(config.opponents))  # fmt: skip
+    if key not in _AGENTS:
+        _AGENTS.clear()
         opponents = {
             spec: load_agent(spec, task.variant, seed=task.seed)
-            for spec in task.config.opponents
+            for spec in config.opponents
             if spec != SELF
         }
         adjudicator = None
-        if task.config.adjudication is not None and task.config.endgames is not None:
+        if config.adjudication is not None and config.endgames is not None:
             adjudicator = Adjudicator.open(
-                task.config.endgames, game.variant, game.options, task.config.adjudication
+                config.endgames, game.variant, game.options, config.adjudication
             )
-        _WORKER[key] = teacher, opponents, adjudicator
-    return _WORKER[key]
+        _AGENTS[key] = opponents, adjudicator
+    return _AGENTS[key]
 
 
 def _targets(values: np.ndarray, config: AZConfig) -> tuple[np.ndarray, float]:
@@ -183,7 +187,7 @@ def _targets(values: np.ndarray, config: AZConfig) -> tuple[np.ndarray, float]:
     return weights / weights.sum(), float(np.tanh(best / config.value_scale))
 
 
-class _Match:
+class Match:
     """One game of the worker's: its opponent and the network's seat (None: both seats)."""
 
     def __init__(self, task: Task, rng: np.random.Generator) -> None:
@@ -206,8 +210,9 @@ def play_and_label(task: Task) -> tuple[Batch, int]:
     rng = np.random.default_rng(task.seed)
     network: Network = parse_network(task.network)
     config = task.config
-    matches = [_Match(task, rng) for _ in range(config.games)]
-    teacher, opponents, adjudicator = _teacher_and_opponents(task, matches[0].game)
+    matches = [Match(task, rng) for _ in range(config.games)]
+    teacher = _teacher(task, matches[0].game)
+    opponents, adjudicator = opponents_and_adjudicator(task, matches[0].game)
     for agent in opponents.values():
         agent.reset(int(rng.integers(2**31)))
     rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, float]] = []
@@ -218,7 +223,7 @@ def play_and_label(task: Task) -> tuple[Batch, int]:
         for i, match in enumerate(matches):
             if match.game.over or ended[i]:
                 finished += 1
-                matches[i] = _Match(task, rng)
+                matches[i] = Match(task, rng)
         for match in matches:  # label every position before its move is played
             game = match.game
             if not game.over and len(game.legal_actions()) > 1:
@@ -236,7 +241,7 @@ def play_and_label(task: Task) -> tuple[Batch, int]:
     return batch, finished
 
 
-def _adjudicated(matches: list[_Match], adjudicator: Adjudicator | None) -> np.ndarray:
+def _adjudicated(matches: list[Match], adjudicator: Adjudicator | None) -> np.ndarray:
     """Which of the games `adjudicator` ends now (none without one): one batched call."""
     if adjudicator is None:
         return np.zeros(len(matches), np.bool_)
@@ -244,7 +249,7 @@ def _adjudicated(matches: list[_Match], adjudicator: Adjudicator | None) -> np.n
 
 
 def _move_all(
-    matches: list[_Match],
+    matches: list[Match],
     network: Network,
     opponents: dict[str, Agent],
     explore: float,

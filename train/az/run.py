@@ -2,8 +2,9 @@
 continuation.
 
 A generation: the workers play and label `AZConfig.generation` positions with the newest
-network (`games.play_and_label`); the newest `buffer` positions are kept; the network is
-fitted for `fit_steps` minibatches; a checkpoint is written. Every `eval_every` generations,
+network (`games.play_and_label`; with ``targets = "search"``, `self_play.play_with_search`);
+the newest `buffer` positions are kept; the network is fitted for `fit_steps` minibatches; a
+checkpoint is written. Every `eval_every` generations,
 and at the end, the network plays a gauntlet against alpha-beta of each of `eval_depths`
 from the rule set's opening suite, both seats (`evaluations.jsonl`, `learning_curve.png`).
 
@@ -74,6 +75,7 @@ from .config import AZConfig
 from .curve import plot_curve
 from .games import BATCH_FIELDS, MAX_BUFFER_BYTES, Batch, Task, play_and_label
 from .model import PolicyValueNet, fit
+from .self_play import play_with_search
 
 RUN_FILES = (
     "checkpoints",
@@ -646,7 +648,8 @@ def _generation(run: _Run, mapper: Callable, out: Path, bar: tqdm) -> Path:
     batches = []
     bar.set_postfix_str(f"gen {run.generation + 1}: playing and labelling", refresh=False)
     with _ticking(bar):  # a worker's share takes minutes: the bar's clock runs meanwhile
-        for batch, finished in mapper(play_and_label, tasks):
+        work = play_and_label if config.targets == "teacher" else play_with_search
+        for batch, finished in mapper(work, tasks):
             batches.append(batch)
             run.games += finished
             bar.update(len(batch))
