@@ -61,7 +61,7 @@ def _interval(score: float, low: float, high: float) -> str:
 
 
 SEARCH_TARGET = 0.6  # a network searching 0.1 s a move against alpha-beta at the same time
-NO_SEARCH_TARGET = ("oware", "alphabeta:depth=4", 0.55)  # Oware's network alone past depth 4
+NO_SEARCH_TARGET = ("oware", "alphabeta:depth=4", 0.60)  # Oware's network alone past depth 4
 
 
 def _target(score: float, target: float) -> str:
@@ -142,7 +142,8 @@ def _network_strength(variant: str, path: Path) -> list[str]:
     return lines
 
 
-TRAINING_STAGES = ("", "_continued")  # az_VARIANT_training{stage}.jsonl: a run, then its --init
+# az_VARIANT_training{stage}.jsonl: a run, then the runs each started from the one before (--init)
+TRAINING_STAGES = ("", "_continued", "_self_play")
 
 
 def _training_stages(variant: str) -> list[tuple[Path, list[dict]]]:

@@ -6,7 +6,8 @@ before fitted) has one curve, drawn from each stage's ``evaluations.jsonl`` in o
 
     python -m mancala_env.train.az.curve --variant oware --out docs/az-oware-learning-curve.png \
         benchmarks/results/az_oware_training.jsonl \
-        benchmarks/results/az_oware_training_continued.jsonl
+        benchmarks/results/az_oware_training_continued.jsonl \
+        benchmarks/results/az_oware_training_self_play.jsonl
 """
 
 from __future__ import annotations
