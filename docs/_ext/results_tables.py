@@ -511,6 +511,38 @@ def gumbel_search() -> str:
     return "\n".join(lines) + "\n"
 
 
+def self_play_recipes() -> str:
+    """Self-play from scratch with Gumbel's and with PUCT's targets, beside the teacher recipe
+    over the same training minutes (`benchmarks/self_play_recipes.py`)."""
+    path = RESULTS / "az_oware_self_play_recipes.json"
+    record = _read_json(path)
+    teacher = record["teacher"]
+    opponents = list(record["recipes"][0]["evaluations"][0]["scores"])
+    lines = [
+        _provenance(path, record, "`benchmarks/self_play_recipes.py`"),
+        f"Each self-play run: `{record['config']}` with its `search`, from random weights, seed "
+        f"{record['seed']}, stopped at {record['minutes']:g} minutes (evaluations included); "
+        "the teacher recipe's rows are the evaluations of its first stage within as many "
+        f"minutes of training time (`{teacher['file']}`; machine: "
+        f"{_machines(teacher['evaluations'])}). The network without search against alpha-beta "
+        "of each depth, 64 games each from the shipped suite, both seats.\n",
+        "| recipe | generation | positions | training seconds | "
+        + " | ".join(_opponent_column(o) for o in opponents)
+        + " |",
+        "|---|---|---|---|" + "---|" * len(opponents),
+    ]
+    runs = [(f'self-play, `search = "{r["search"]}"`', r["evaluations"]) for r in record["recipes"]]
+    for recipe, rows in [*runs, ("teacher, alpha-beta depth 8", teacher["evaluations"])]:
+        for index, row in enumerate(rows):
+            scores = " | ".join(f"{row['scores'][o][0]:.3f}" for o in opponents)
+            name = recipe if index == 0 else ""
+            lines.append(
+                f"| {name} | {row['generation']} | {row['positions']:,} | {row['seconds']} "
+                f"| {scores} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
 def atlas() -> str:
     """Each rule set's first-player score and draw rate under self-play from the start, with
     the exact value of a board solved whole."""
@@ -803,4 +835,5 @@ def pages() -> dict[str, str]:
         "rllib_selfplay.md": rllib_selfplay(),
         "ppo_speed.md": ppo_speed(),
         "gumbel_search.md": gumbel_search(),
+        "self_play_recipes.md": self_play_recipes(),
     }

@@ -198,3 +198,45 @@ def test_metrics_page_renders_every_rule_set_of_the_results_file(tables):
     assert record["command"] in page
     for variant in record["variants"]:
         assert f"| {variant} | `random` |" in page
+
+
+def test_the_self_play_recipes_table_puts_each_recipe_beside_the_teacher(
+    tables, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(tables, "ROOT", tmp_path)
+    monkeypatch.setattr(tables, "RESULTS", tmp_path)
+
+    def evaluation(generation: int, seconds: float, score: float, machine: str = "") -> dict:
+        scores = {"alphabeta:depth=1": [score, 0.0, 1.0], "alphabeta:depth=4": [score / 2, 0, 1]}
+        row = {"generation": generation, "positions": generation * 10_000, "seconds": seconds,
+               "scores": scores}  # fmt: skip
+        return {**row, "machine": machine} if machine else row
+
+    gumbel = [evaluation(40, 300.0, 0.8), evaluation(90, 1100.0, 0.9)]
+    record = {
+        "date": "2026-12-04",
+        "machine": "AMD EPYC, 2 cores",
+        "command": "python benchmarks/self_play_recipes.py",
+        "config": "train/configs/az/self_play/oware_from_scratch.toml",
+        "seed": 0,
+        "minutes": 20.0,
+        "recipes": [
+            {"search": "gumbel", "evaluations": gumbel},
+            {"search": "puct", "evaluations": [evaluation(40, 310.0, 0.7)]},
+        ],
+        "teacher": {
+            "file": "benchmarks/results/az_oware_training.jsonl",
+            "evaluations": [evaluation(10, 518.4, 0.6, "Intel Xeon")],
+        },
+    }
+    (tmp_path / "az_oware_self_play_recipes.json").write_text(json.dumps(record))
+    table = tables.self_play_recipes()
+    assert "| depth 1 | depth 4 |" in table
+    assert '| self-play, `search = "gumbel"` | 40 | 400,000 | 300.0 | 0.800 | 0.400 |' in table
+    assert "|  | 90 | 900,000 | 1100.0 | 0.900 | 0.450 |" in table
+    assert '| self-play, `search = "puct"` | 40 | 400,000 | 310.0 | 0.700 | 0.350 |' in table
+    assert "| teacher, alpha-beta depth 8 | 10 | 100,000 | 518.4 | 0.600 | 0.300 |" in table
+    assert (
+        "machine: Intel Xeon)" in table
+        and "command: `python benchmarks/self_play_recipes.py`" in table
+    )

@@ -274,13 +274,14 @@ def test_the_resume_command_asks_for_the_minutes_left(given, seconds_used, left)
 
 
 @pytest.mark.integration
-def test_the_first_generation_on_ray_is_the_one_on_local_processes(tmp_path):
+@pytest.mark.parametrize("targets", ["teacher", "search"])
+def test_the_first_generation_on_ray_is_the_one_on_local_processes(tmp_path, targets):
     """The same seed gives the same positions, labels and network whether the two workers'
     shares are played in two local processes or as Ray tasks (here a local Ray instance the
-    run finds open and leaves open)."""
+    run finds open and leaves open), with the teacher's labels and with self-play's."""
     import ray
 
-    config = tiny(positions=12, workers=2)
+    config = tiny(positions=12, workers=2, targets=targets, simulations=8)
     train_az("oware", config, tmp_path / "local", seed=4, progress=False)
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
