@@ -1,9 +1,10 @@
 """Many games at once: one 2-D array of states stepped by one compiled call.
 
 `BatchedGames` holds ``n_games`` games of one rule set as rows of an ``int32`` array and steps
-them all with one compiled call spread over the machine's cores (numba ``prange``): the
-rule set's own kernels, derived from the rules the single environment runs with its
-parameters folded in (`mancala_env.kernels`). A finished game reports its result in the step
+them all with one compiled call spread over the machine's cores (numba ``prange``, on as many
+threads as gain by measure: `mancala_env.thread_count`): the rule set's own kernels, derived
+from the rules the single environment runs with its parameters folded in
+(`mancala_env.kernels`). A finished game reports its result in the step
 that ended it and is set out again at once, so every row always holds a game in play.
 
     games = BatchedGames("oware", 4096, seed=0)
@@ -39,6 +40,7 @@ from .inputs import check_batch_seed, check_memory, is_integer
 from .kernels import HOT_MODULES, kernels_for
 from .observation import MAX_OBSERVATION, observation_high, write_observation
 from .opponents import DRAW_BOUND, drawn_legal_action
+from .thread_count import ThreadCount
 from .variants import get_variant
 
 NO_RESULT = -2  # final_winner of a game that did not end in this step (-1: a draw)
@@ -205,6 +207,7 @@ class BatchedGames:
         self._final_stores = np.zeros((n_games, 2), dtype=np.int32)
         self._final_states = np.zeros((n_games, self.layout.STATE_SIZE), dtype=np.int32)
         self._all_active = np.ones(n_games, dtype=np.bool_)
+        self._threads = ThreadCount(n_games)  # the compiled steps' numba threads
         self._out = (  # what batch_step writes, in its order
             self._observations,
             self.masks,
@@ -219,11 +222,12 @@ class BatchedGames:
     def __getstate__(self) -> dict[str, Any]:
         """A pickled or deep-copied batch holds no compiled code (numba would serialise every
         kernel by value, megabytes of it); it asks for its kernels again."""
-        return {key: value for key, value in self.__dict__.items() if key != "kernels"}
+        return {k: v for k, v in self.__dict__.items() if k not in ("kernels", "_threads")}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self.kernels = self._own_kernels()
+        self._threads = ThreadCount(self.n_games)
 
     def _own_kernels(self) -> SimpleNamespace:
         return kernels_for(
@@ -360,24 +364,20 @@ class BatchedGames:
                     f"active must be {self.n_games} bools, one per game; got shape "
                     f"{active.shape} of {active.dtype}"
                 )
-        return self.kernels.batch_step(
-            self.states,
-            actions,
-            active,
-            self.params,
-            self._first,
-            self._key(),
-            choose,
-            self._start_seeds(),
-            self._out,
-        )
+        key, seeds = self._key(), self._start_seeds()
+        with self._threads.use():
+            return self.kernels.batch_step(
+                self.states, actions, active, self.params, self._first, key, choose, seeds,
+                self._out,
+            )  # fmt: skip
 
     def random_actions(self, rng: np.random.Generator | None = None) -> np.ndarray:
         """A uniformly random legal action in every game."""
         rng = rng if rng is not None else self._rng
         out = np.empty(self.n_games, dtype=np.int64)
         draws = rng.integers(0, DRAW_BOUND, size=self.n_games, dtype=np.int64)
-        self.kernels.random_legal_actions(self.states, self.params, draws, out)
+        with self._threads.use():
+            self.kernels.random_legal_actions(self.states, self.params, draws, out)
         return out
 
 
