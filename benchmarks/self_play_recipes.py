@@ -95,7 +95,7 @@ def main() -> None:
             "date": done["date"],
             "command": done["command"],
             "machine": done["machine"],
-            "config": CONFIG.relative_to(CONFIGS.parent.parent).as_posix(),
+            "config": CONFIG.relative_to(CONFIGS.parents[2]).as_posix(),
             "seed": SEED,
             "minutes": args.minutes,
             "recipes": recipes,

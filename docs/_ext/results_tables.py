@@ -543,6 +543,25 @@ def self_play_recipes() -> str:
     return "\n".join(lines) + "\n"
 
 
+def threads() -> str:
+    """A batch's games a second on one thread, on the pool and on the count it picks, quiet and
+    beside a busy core (`benchmarks/threads_under_load.py`)."""
+    path = RESULTS / "threads.json"
+    record = _read_json(path)
+    ways = list(record["rows"][0]["games_per_second"])
+    lines = [
+        _provenance(path, record, "`benchmarks/threads_under_load.py`"),
+        f"`BatchedGames.step_random` on {record['variant']}, {record['seconds_each']:g} s a cell; "
+        "games stepped a second.\n",
+        "| games a call | another process spinning on a core | " + " | ".join(ways) + " |",
+        "|---|---|" + "---|" * len(ways),
+    ]
+    for row in record["rows"]:
+        speeds = " | ".join(f"{row['games_per_second'][way]:,}" for way in ways)
+        lines.append(f"| {row['rows']:,} | {'yes' if row['busy_core'] else 'no'} | {speeds} |")
+    return "\n".join(lines) + "\n"
+
+
 def atlas() -> str:
     """Each rule set's first-player score and draw rate under self-play from the start, with
     the exact value of a board solved whole."""
@@ -836,4 +855,5 @@ def pages() -> dict[str, str]:
         "ppo_speed.md": ppo_speed(),
         "gumbel_search.md": gumbel_search(),
         "self_play_recipes.md": self_play_recipes(),
+        "threads.md": threads(),
     }

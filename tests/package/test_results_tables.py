@@ -240,3 +240,23 @@ def test_the_self_play_recipes_table_puts_each_recipe_beside_the_teacher(
         "machine: Intel Xeon)" in table
         and "command: `python benchmarks/self_play_recipes.py`" in table
     )
+
+
+def test_the_threads_table_gives_each_way_of_counting_quiet_and_beside_a_busy_core(
+    tables, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(tables, "ROOT", tmp_path)
+    monkeypatch.setattr(tables, "RESULTS", tmp_path)
+    speeds = {"one thread": 1_000_000, "the pool (2 threads)": 80_000, "picked": 990_000}
+    record = {
+        "variant": "oware",
+        "date": "2026-12-04",
+        "machine": "AMD EPYC, 2 cores",
+        "command": "python benchmarks/threads_under_load.py",
+        "seconds_each": 2.0,
+        "rows": [{"rows": 4096, "busy_core": True, "games_per_second": speeds}],
+    }
+    (tmp_path / "threads.json").write_text(json.dumps(record))
+    table = tables.threads()
+    assert "| games a call | another process spinning on a core | one thread |" in table
+    assert "| 4,096 | yes | 1,000,000 | 80,000 | 990,000 |" in table
