@@ -26,14 +26,18 @@ searched position is kept, with its game's true result.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 
+from mancala_env import Game
 from mancala_env.agents.az import DEFAULT_C, DEFAULT_C_SCALE, DEFAULT_C_VISIT
 from mancala_env.agents.az_search import Searcher, gumbel_search, puct_search, search_kernels
 from mancala_env.agents.network import parse_network
 from mancala_env.endgame.adjudicate import Adjudicator, Verdicts
 from mancala_env.observation import observe
 
+from .config import AZConfig
 from .games import Batch, Match, Task, opponents_and_adjudicator
 
 # a searched position waiting for its game's result: observation, legal moves, policy target, mover
@@ -81,13 +85,7 @@ def play_with_search(task: Task) -> tuple[Batch, int]:
             if len(moves) == 1:
                 game.step(int(moves[0]))
                 continue
-            if config.search == "gumbel":
-                gumbel = rng.gumbel(size=len(legal))
-                action, policy = gumbel_search(searcher, kernels, game, config.simulations,
-                                               gumbel, config.considered, DEFAULT_C_VISIT,
-                                               DEFAULT_C_SCALE)  # fmt: skip
-            else:
-                action, policy = puct_search(searcher, kernels, game, config.simulations, DEFAULT_C)
+            action, policy = _search(game, searcher, kernels, config, rng)
             observation = observe(game.state, game.to_move, game.params)
             pending[i].append((observation, legal, policy.astype(np.float32), game.to_move))
             if rng.random() < config.explore:
@@ -101,6 +99,29 @@ def play_with_search(task: Task) -> tuple[Batch, int]:
         np.array(value, dtype=np.float32),
     )
     return batch, finished
+
+
+def _search(
+    game: Game,
+    searcher: Searcher,
+    kernels: SimpleNamespace,
+    config: AZConfig,
+    rng: np.random.Generator,
+) -> tuple[int, np.ndarray]:
+    """The move `config.search` chooses in `game` and its policy target."""
+    if config.search == "gumbel":
+        gumbel = rng.gumbel(size=game.n_actions)
+        return gumbel_search(
+            searcher,
+            kernels,
+            game,
+            config.simulations,
+            gumbel,
+            config.considered,
+            DEFAULT_C_VISIT,
+            DEFAULT_C_SCALE,
+        )
+    return puct_search(searcher, kernels, game, config.simulations, DEFAULT_C)
 
 
 def _verdicts(matches: list[Match | None], adjudicator: Adjudicator | None) -> Verdicts | None:
