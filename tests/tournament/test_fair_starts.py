@@ -22,13 +22,13 @@ from mancala_env.agents.tournament import (
 from mancala_env.agents.tournament.fair import build_fair_suite, candidate_starts, start_board
 from mancala_env.agents.tournament.openings import SUITES, shipped_names, shipped_suite
 from mancala_env.agents.tournament.replay import load_record, replay
-from mancala_env.agents.tournament.starts import Start, moved_starts
+from mancala_env.agents.tournament.starts import Start, check_startable, moved_starts
 from mancala_env.agents.tournament.store import GameStore, StoreError
 from mancala_env.cli import main
 from mancala_env.endgame.build import build
 from mancala_env.endgame.database import EndgameDatabase
 from mancala_env.readers import MAX_NESTING
-from mancala_env.variants import get_variant
+from mancala_env.variants import VARIANTS, get_variant
 
 SMALL = {"houses": 2, "seeds": 3}  # 12 seeds on four pits: solved whole in seconds
 TOTAL = 12
@@ -253,6 +253,22 @@ FAIR_SHIPPED = [name for name in shipped_names() if name.endswith("-fair")]
 
 def test_fair_suites_are_shipped():
     assert {"oware-3x3-fair", "oware-fair"} <= set(FAIR_SHIPPED)
+
+
+def _startable(variant: str) -> bool:
+    try:
+        check_startable(Game(variant))
+    except ValueError:
+        return False
+    return True
+
+
+def test_every_rule_set_that_begins_on_the_board_ships_a_full_board_fair_suite():
+    """(Kpo plays Oware's board and rules: `oware-fair` is its suite.) The rule sets that set
+    their seeds out first have no start board to move a seed from."""
+    startable = {variant for variant in VARIANTS if _startable(variant)}
+    assert {f"{variant}-fair" for variant in startable - {"kpo"}} <= set(FAIR_SHIPPED)
+    assert {"mangala", "mighty_men", "mighty_men_calm"}.isdisjoint(startable)
 
 
 @pytest.mark.parametrize("name", FAIR_SHIPPED)
