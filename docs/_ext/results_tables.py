@@ -562,6 +562,53 @@ def threads() -> str:
     return "\n".join(lines) + "\n"
 
 
+ADJUDICATION_FILES = ("adjudication.json", "adjudication_small_databases.json")
+
+
+def adjudication() -> str:
+    """The same tournaments played out and adjudicated, with each database's size
+    (`benchmarks/adjudication.py`): what adjudication saves and how far the ratings move."""
+    sections = []
+    for name in ADJUDICATION_FILES:
+        path = RESULTS / name
+        record = _read_json(path)
+        agents = ", ".join(f"`{agent}`" for agent in record["agents"])
+        lines = [
+            _provenance(path, record, "`benchmarks/adjudication.py`"),
+            f"{record['games_per_pair']} games a pair of {agents}; {_workers(record['workers'])}."
+            "\n",
+            "| rule set | database | games adjudicated | results not those of play "
+            "| plies played out → adjudicated | game seconds |",
+            "|---|---|---|---|---|---|",
+        ]
+        for rules in record["rule_sets"]:
+            plies, seconds = rules["plies"], rules["game_seconds"]
+            lines.append(
+                f"| {rules['variant']} | 0-{rules['database_seeds']} seeds "
+                f"| {rules['games_adjudicated']} of {rules['games']} "
+                f"| {rules['adjudicated_results_that_differ_from_play']} "
+                f"| {plies['played_out']:,} → {plies['adjudicated']:,} "
+                f"({rules['plies_saved_share']:.0%} saved) "
+                f"| {seconds['played_out']} → {seconds['adjudicated']} |"
+            )
+        lines += [
+            "\n| rule set | agent | Elo played out [95%] | Elo adjudicated [95%] "
+            "| intervals overlap |",
+            "|---|---|---|---|---|",
+        ]
+        for rules in record["rule_sets"]:
+            for agent in record["agents"]:
+                cells = [
+                    f"{rating['rating']:+.0f} [{rating['low']:+.0f}, {rating['high']:+.0f}]"
+                    for rating in (rules["ratings"][kind][agent] for kind in ("played_out",
+                                                                               "adjudicated"))
+                ]  # fmt: skip
+                overlap = "yes" if rules["intervals_overlap"][agent] else "no"
+                lines.append(f"| {rules['variant']} | {agent} | {' | '.join(cells)} | {overlap} |")
+        sections.append("\n".join(lines))
+    return "\n\n".join(sections) + "\n"
+
+
 def atlas() -> str:
     """Each rule set's first-player score and draw rate under self-play from the start, with
     the exact value of a board solved whole."""
@@ -856,4 +903,5 @@ def pages() -> dict[str, str]:
         "gumbel_search.md": gumbel_search(),
         "self_play_recipes.md": self_play_recipes(),
         "threads.md": threads(),
+        "adjudication.md": adjudication(),
     }
