@@ -53,6 +53,17 @@ class Batch:
             *(np.concatenate([b.arrays()[name] for b in batches]) for name in BATCH_FIELDS)
         )
 
+    @staticmethod
+    def from_rows(rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, float]]) -> Batch:
+        """The positions of `rows`, each its observation, legal moves, policy and value."""
+        observations, legal, policy, value = zip(*rows, strict=True)
+        return Batch(
+            np.array(observations, dtype=np.int16),
+            np.array(legal),
+            np.array(policy, dtype=np.float32),
+            np.array(value, dtype=np.float32),
+        )
+
     def tail(self, n: int) -> Batch:
         return Batch(*(array[-n:] for array in self.arrays().values()))
 
@@ -231,14 +242,7 @@ def play_and_label(task: Task) -> tuple[Batch, int]:
                 observation = observe(game.state, game.to_move, game.params)
                 rows.append((observation, game.legal_mask().astype(bool), policy, value))
         _move_all(matches, network, opponents, config.explore, rng)
-    observations, legal, policy, value = zip(*rows, strict=True)
-    batch = Batch(
-        np.array(observations, dtype=np.int16),
-        np.array(legal),
-        np.array(policy, dtype=np.float32),
-        np.array(value, dtype=np.float32),
-    )
-    return batch, finished
+    return Batch.from_rows(rows), finished
 
 
 def _adjudicated(matches: list[Match], adjudicator: Adjudicator | None) -> np.ndarray:

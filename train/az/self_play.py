@@ -91,14 +91,7 @@ def play_with_search(task: Task) -> tuple[Batch, int]:
             if rng.random() < config.explore:
                 action = int(rng.choice(moves))
             game.step(action)
-    observations, legal, policy, value = zip(*rows, strict=True)
-    batch = Batch(
-        np.array(observations, dtype=np.int16),
-        np.array(legal),
-        np.array(policy, dtype=np.float32),
-        np.array(value, dtype=np.float32),
-    )
-    return batch, finished
+    return Batch.from_rows(rows), finished
 
 
 def _search(
