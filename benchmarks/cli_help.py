@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from mancala_env.machine import describe_machine
+from mancala_env.outputs import write_atomically
 
 RESULTS = Path(__file__).parent / "results" / "cli_help.json"
 
@@ -89,7 +90,7 @@ def main() -> None:
             for name, runs in times.items()
         },
     }
-    args.out.write_text(json.dumps(result, indent=1) + "\n")
+    write_atomically(args.out, (json.dumps(result, indent=1) + "\n").encode())
     print(json.dumps(result, indent=1))
 
 

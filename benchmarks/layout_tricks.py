@@ -22,6 +22,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from mancala_env.outputs import write_atomically
+
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "layout_tricks.json"
 COMBINATIONS = {"both tricks": "", "shared layout": "shared", "no kept lifts": "nokeep",
@@ -88,9 +90,7 @@ def main() -> None:
                             best = rates.setdefault(row, {})
                             best[name] = max(best.get(name, 0), rate)
                 print(variant, json.dumps(rates), flush=True)
-                partial = RESULTS.with_suffix(".tmp")
-                partial.write_text(json.dumps(results, indent=1) + "\n")
-                partial.replace(RESULTS)
+                write_atomically(RESULTS, (json.dumps(results, indent=1) + "\n").encode())
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "-f", str(folder)],
                            check=False)  # fmt: skip

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from mancala_env.bench import C_REFERENCE
 from mancala_env.machine import describe_machine
+from mancala_env.outputs import write_atomically
 
 RESULTS = Path(__file__).with_name("results") / "limits.json"
 # The one-core engine's rate over its loop's that the engine is held to (the loops' rule sets).
@@ -86,7 +87,7 @@ def main() -> None:
         "runs": runs,
         "summary": summary,
     }
-    RESULTS.write_text(json.dumps(result, indent=1) + "\n")
+    write_atomically(RESULTS, (json.dumps(result, indent=1) + "\n").encode())
     print(json.dumps(summary, indent=1))
 
 

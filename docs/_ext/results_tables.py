@@ -425,13 +425,22 @@ def median_rates(record: dict, variant: str) -> tuple[float, float]:
     )
 
 
+def _loop_flags(record: dict) -> str:
+    """The compiler flags the record's C loops were built with (a record from before the runs
+    kept them: "flags not recorded")."""
+    flags = sorted({row["loop_flags"] for run in record["runs"] for row in run.values()
+                    if "loop_flags" in row})  # fmt: skip
+    return " / ".join(f"`{flag}`" for flag in flags) or "flags not recorded"
+
+
 def limits_summary() -> str:
     """One row a rule set measured against its family's C loop: the median run's rates, the
     ratio's median and range over the runs, and its target."""
     record = limits_record()
     lines = [
         _provenance(RESULTS / "limits.json", record, "`benchmarks/limits.py`").rstrip()
-        + f" Moves a second of random play on one core, the median of {record['rounds']} runs.\n",
+        + f" Moves a second of random play on one core, the median of {record['rounds']} runs;"
+        f" the loops built with {_loop_flags(record)}.\n",
         "| rule set | engine | its family's C loop | engine / loop (lowest–highest) | target |",
         "|---|---|---|---|---|",
     ]
