@@ -95,10 +95,11 @@ def limits() -> bytes:
 def baselines() -> bytes:
     """Each shipped policy's learning curve: its score against each evaluation baseline at each
     evaluation of its run, against the steps and, where the run counted them, the minutes."""
-    runs = {v: run for v, run in results_tables.baseline_runs().items() if run[2]}
+    runs = {key: run for key, run in results_tables.baseline_runs().items() if run[2]}
     rows = max(len(runs), 1)
     figure, grid = _figure(7.2, 2.4 * rows, nrows=rows, ncols=2, squeeze=False)
-    for row, (variant, (_, _, curve)) in zip(grid, runs.items(), strict=False):
+    for row, ((name, route), (_, _, curve)) in zip(grid, runs.items(), strict=False):
+        variant = name if route == "batched_ppo" else f"{name}, MaskablePPO"
         for opponent in results_tables.BASELINE_OPPONENTS:
             points = [(e["timesteps"], e.get("seconds"), e["scores"][opponent][0])
                       for e in curve if opponent in e["scores"]]  # fmt: skip

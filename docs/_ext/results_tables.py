@@ -764,42 +764,55 @@ BASELINE_OPPONENTS = (
 )  # fmt: skip
 
 
-def baseline_runs() -> dict[str, tuple[Path, dict, list[dict]]]:
-    """Each rule set's shipped policy's measurement and its run's evaluations (the learning
-    curve), by rule set: `benchmarks/results/batched_ppo_VARIANT_network.json` and
-    ``..._curve.jsonl``."""
+# The trainers the baselines page compares: a results file's prefix, and how its rows are named.
+BASELINE_ROUTES = {
+    "batched_ppo": "`--algo batched-ppo`",
+    "maskable_ppo": "`--algo ppo` (MaskablePPO)",
+}
+
+
+def baseline_runs() -> dict[tuple[str, str], tuple[Path, dict, list[dict]]]:
+    """Each measured 30-minute run by rule set and trainer (`BASELINE_ROUTES`): its model's
+    measurement and its evaluations during training (the learning curve),
+    `benchmarks/results/ROUTE_VARIANT_network.json` and ``..._curve.jsonl``. The batched
+    trainer's are the shipped policies; MaskablePPO's run beside them under the same budget."""
     runs = {}
     for variant in VARIANTS:
-        path = RESULTS / f"batched_ppo_{variant}_network.json"
-        curve = RESULTS / f"batched_ppo_{variant}_network_curve.jsonl"
-        if path.is_file():
-            runs[variant] = (path, _read_json(path), _read_lines(curve) if curve.is_file() else [])
+        for route in BASELINE_ROUTES:
+            path = RESULTS / f"{route}_{variant}_network.json"
+            curve = RESULTS / f"{route}_{variant}_network_curve.jsonl"
+            if path.is_file():
+                curve_rows = _read_lines(curve) if curve.is_file() else []
+                runs[variant, route] = (path, _read_json(path), curve_rows)
     return runs
 
 
 def baselines() -> str:
     """The shipped policies' scores without search against random, greedy and alpha-beta to
-    depth 4, with their runs' steps and minutes and the commands that reproduce them."""
+    depth 4, with their runs' steps and minutes, and MaskablePPO's beside them where run."""
     runs = baseline_runs()
     if not runs:
         return "No policy measured yet.\n"
     columns = " | ".join(f"`{o}`" for o in BASELINE_OPPONENTS)
     lines = [
-        f"| rule set | agent | steps in minutes | {columns} |",
-        "|---|---|---|" + "---|" * len(BASELINE_OPPONENTS),
+        f"| rule set | trainer | agent | steps in minutes | {columns} |",
+        "|---|---|---|---|" + "---|" * len(BASELINE_OPPONENTS),
     ]
     fields = set()
-    for variant, (_, record, _) in runs.items():
+    for (variant, route), (_, record, _) in runs.items():
         training, scores = record["training"], record["scores"]
         cells = [
             _interval(*scores[o][:3]) if o in scores else "not measured" for o in BASELINE_OPPONENTS
         ]
+        agent = f"`ppo:{variant}`" if route == "batched_ppo" else "not shipped"
         lines.append(
-            f"| {variant} | `ppo:{variant}` | {training['timesteps'] / 1e6:.1f}M in "
-            f"{training['minutes']} min | " + " | ".join(cells) + " |"
+            f"| {variant} | {BASELINE_ROUTES[route]} | {agent} | "
+            f"{training['timesteps'] / 1e6:.1f}M in {training['minutes']} min | "
+            + " | ".join(cells)
+            + " |"
         )
         fields.add("; ".join(_fields(record)))
-    names = ", ".join(f"`batched_ppo_{variant}_network.json`" for variant in runs)
+    names = ", ".join(f"`{path.name}`" for path, _, _ in runs.values())
     return (
         f"From {names} in `benchmarks/results/`, written by `benchmarks/ppo_strength.py` "
         f"({' / '.join(sorted(fields))}).\n\n" + "\n".join(lines) + "\n"
