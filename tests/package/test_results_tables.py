@@ -260,3 +260,66 @@ def test_the_threads_table_gives_each_way_of_counting_quiet_and_beside_a_busy_co
     table = tables.threads()
     assert "| games a call | another process spinning on a core | one thread |" in table
     assert "| 4,096 | yes | 1,000,000 | 80,000 | 990,000 |" in table
+
+
+def test_the_baselines_table_puts_maskable_ppo_beside_the_shipped_policy(
+    tables, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(tables, "ROOT", tmp_path)
+    monkeypatch.setattr(tables, "RESULTS", tmp_path)
+
+    def record(algorithm: str, timesteps: int, score: float) -> dict:
+        return {
+            "variant": "oware",
+            "date": "2026-12-04",
+            "machine": "AMD EPYC, 2 cores",
+            "command": "python benchmarks/ppo_strength.py",
+            "training": {"algorithm": algorithm, "timesteps": timesteps, "minutes": 30.0},
+            "scores": {"greedy": [score, score - 0.1, score + 0.1, 100]},
+        }
+
+    (tmp_path / "batched_ppo_oware_network.json").write_text(
+        json.dumps(record("batched-ppo", 9_700_000, 0.98))
+    )
+    (tmp_path / "maskable_ppo_oware_network.json").write_text(
+        json.dumps(record("ppo", 4_200_000, 0.7))
+    )
+    table = tables.baselines()
+    assert (
+        "| oware | `--algo batched-ppo` | `ppo:oware` | 9.7M in 30.0 min | not measured |" in table
+    )
+    assert (
+        "| oware | `--algo ppo` (MaskablePPO) | not shipped | 4.2M in 30.0 min | not measured "
+        "| 0.700 (0.600–0.800) |" in table
+    )
+    assert "`maskable_ppo_oware_network.json`" in table
+
+
+def test_the_limits_summary_names_the_flags_the_loops_were_built_with(
+    tables, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(tables, "ROOT", tmp_path)
+    monkeypatch.setattr(tables, "RESULTS", tmp_path)
+    row = {"engine_1_core": 8, "loop": "oware", "loop_moves_per_s": 10, "ratio": 0.8}
+    record = {
+        "date": "2026-12-04",
+        "machine": "AMD EPYC, 2 cores",
+        "command": "mancala bench",
+        "load_average_before_and_after": [0.5, 0.6],
+        "rounds": 2,
+        "runs": [{"oware": row}, {"oware": {**row, "loop_flags": "cc -O3 -march=native"}}],
+        "summary": {
+            "oware": {
+                "loop": "oware",
+                "ratio_median": 0.8,
+                "ratio_lowest": 0.8,
+                "ratio_highest": 0.8,
+                "target": 0.6,
+            }  # fmt: skip
+        },
+    }
+    (tmp_path / "limits.json").write_text(json.dumps(record))
+    assert "the loops built with `cc -O3 -march=native`." in tables.limits_summary()
+    record["runs"] = [{"oware": row}]
+    (tmp_path / "limits.json").write_text(json.dumps(record))
+    assert "the loops built with flags not recorded." in tables.limits_summary()
