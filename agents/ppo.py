@@ -164,6 +164,33 @@ def _policy_from_weights(content: bytes, variant: str | None) -> Any:
     return policy
 
 
+# The state dicts a MaskablePPO checkpoint holds, as stable-baselines3's set_parameters names them.
+SAVED_STATES = ("policy", "policy.optimizer")
+
+
+def saved_states(path: str | os.PathLike) -> dict[str, Any]:
+    """The policy's and its optimiser's state dicts in the model saved at `path` (what
+    ``set_parameters`` takes), read from a file of bounded size as tensors only: no code from
+    the file runs. ModelLoadError names the path and the reason."""
+    import torch
+
+    file = model_file(path)
+    try:
+        content = read_bytes(file, MAX_MODEL_BYTES)
+        with zipfile.ZipFile(io.BytesIO(content)) as archive:
+            return {
+                name: torch.load(
+                    io.BytesIO(_member(archive, f"{name}.pth", MAX_MODEL_BYTES)),
+                    map_location="cpu",
+                    weights_only=True,
+                )
+                for name in SAVED_STATES
+            }
+    except Exception as error:  # whatever the file holds, say what went wrong with it
+        reason = str(error) if isinstance(error, ValueError) else f"{type(error).__name__}: {error}"
+        raise ModelLoadError(f"cannot read {str(file)!r}: {reason.splitlines()[0]}") from None
+
+
 def load_maskable_ppo(
     path: str | os.PathLike, variant: str | None = None, trust: bool = False
 ) -> tuple[Any, str]:

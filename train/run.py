@@ -10,7 +10,7 @@ from pathlib import Path
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import VecMonitor
 
-from mancala_env.agents.ppo import ModelLoadError
+from mancala_env.agents.ppo import ModelLoadError, saved_states
 from mancala_env.escaping import for_terminal
 from mancala_env.inputs import integer, number
 from mancala_env.readers import parse_json, read_bytes
@@ -131,10 +131,11 @@ def _resumed_model(
     checkpoint: Path, state: dict, env: MancalaVecEnv, out: Path, seed: int
 ) -> MaskablePPO:
     """The checkpoint's model, built from its run's settings with only its weights (and its
-    optimiser's state) loaded: nothing in the file is unpickled."""
+    optimiser's state) loaded: nothing in the file is unpickled, and nothing unbounded read."""
     model = _new_model(state["ppo"], env, out, seed)
+    states = saved_states(checkpoint)
     try:
-        model.set_parameters(str(checkpoint), exact_match=True, device="cpu")
+        model.set_parameters(states, exact_match=True, device="cpu")
     except Exception as error:  # whatever the file holds, say what went wrong with it
         reason = f"{type(error).__name__}: {error}".splitlines()[0]
         raise ModelLoadError(f"cannot resume from {checkpoint}: {reason}") from None

@@ -196,3 +196,28 @@ def test_a_model_changed_during_a_tournament_is_not_played_under_the_old_key(mod
     match._AGENTS.clear()  # a fresh worker
     with pytest.raises(ValueError, match="changed while the tournament ran"):
         play_game(tasks[0])
+
+
+def test_a_checkpoints_states_are_read_as_tensors_only_and_bounded(models, tmp_path, monkeypatch):
+    from sb3_contrib import MaskablePPO
+
+    from mancala_env.agents import ppo
+
+    path = tmp_path / "m0.zip"
+    path.write_bytes(models[0])
+    states = ppo.saved_states(path)
+    whole = MaskablePPO.load(path, device="cpu").get_parameters()
+    assert set(states) == set(whole) == {"policy", "policy.optimizer"}
+    for name, tensor in whole["policy"].items():
+        assert torch.equal(states["policy"][name], tensor)
+    marker = tmp_path / "payload-ran"
+    buffer = io.BytesIO()
+    torch.save({"state": MakesFolder(marker)}, buffer)
+    evil = rewritten(models[0], tmp_path / "evil.zip",
+                     entries={"policy.optimizer.pth": buffer.getvalue()})  # fmt: skip
+    with pytest.raises(ppo.ModelLoadError, match="cannot read .*evil.zip.*Unpickl"):
+        ppo.saved_states(evil)
+    assert not marker.exists()
+    monkeypatch.setattr(ppo, "MAX_MODEL_BYTES", 1000)
+    with pytest.raises(ppo.ModelLoadError, match="bytes; at most 1,000 are read"):
+        ppo.saved_states(path)
