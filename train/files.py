@@ -13,6 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from mancala_env.outputs import write_atomically
+from mancala_env.readers import read_bytes
+
+MAX_LOG_BYTES = 64 * 2**20  # a run's evaluations log: about 900 bytes an evaluation
 
 
 class TrainingDiverged(Exception):
@@ -68,3 +71,12 @@ def claim_folder(
             shutil.rmtree(path)
         elif path.exists():
             path.unlink()
+
+
+def append_json_line(path: Path, value: Any) -> None:
+    """`path` (a JSON-lines log, such as a run's evaluations) with `value` as a new last line,
+    written whole (`write_atomically`): a run killed mid-write keeps the log as it was."""
+    before = read_bytes(path, MAX_LOG_BYTES) if path.exists() else b""
+    if before and not before.endswith(b"\n"):
+        before += b"\n"
+    write_atomically(path, before + (json.dumps(value) + "\n").encode())

@@ -3,7 +3,6 @@ through the tournament code, checkpoints that resume, the best model kept, a pro
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +18,7 @@ from mancala_env.variants import get_variant
 from mancala_env.vec_env import MancalaVecEnv
 
 from .config import TrainConfig
-from .files import save_model, write_json
+from .files import append_json_line, save_model, write_json
 from .pool import OpponentPool
 
 
@@ -175,8 +174,7 @@ class SelfPlayCallback(BaseCallback):
             self.logger.record(f"eval/score_vs_{baseline}", score)
         self.logger.record("eval/mean_score", result.mean_score)
         self.logger.record("eval/rating", result.rating)
-        with (self.out / "evaluations.jsonl").open("a") as file:
-            file.write(json.dumps(result.__dict__) + "\n")
+        append_json_line(self.out / "evaluations.jsonl", result.__dict__)
         if result.mean_score > self.best_score:
             self.best_score = result.mean_score
             save_model(self.model, self.out / "best_model.zip")

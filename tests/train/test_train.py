@@ -296,3 +296,21 @@ def test_ctrl_c_saves_a_checkpoint_and_prints_the_command_that_continues(run_cop
     at_2048 = [c for c in configs if c["agents"][0] == "ppo:run/evaluations/step_2048.zip"]
     assert len(at_2048) == 2 and at_2048[0]["identities"] != at_2048[1]["identities"]
     assert set(counts.values()) == {TINY.eval_games * len(TINY.eval_opponents)}
+
+
+def test_an_evaluations_log_grows_by_whole_lines_written_atomically(tmp_path, monkeypatch):
+    from mancala_env.outputs import OutputError
+    from mancala_env.train import files
+
+    log = tmp_path / "evaluations.jsonl"
+    files.append_json_line(log, {"timesteps": 1})
+    log.write_bytes(log.read_bytes() + b'{"timesteps": 2}')  # a line an older writer left open
+    files.append_json_line(log, {"timesteps": 3})
+    assert [json.loads(line)["timesteps"] for line in log.read_text().splitlines()] == [1, 2, 3]
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(log)
+    with pytest.raises(OutputError, match="is a symbolic link, not a regular file"):
+        files.append_json_line(link, {"timesteps": 4})
+    monkeypatch.setattr(files, "MAX_LOG_BYTES", 10)
+    with pytest.raises(ValueError, match="at most 10 are read"):
+        files.append_json_line(log, {"timesteps": 4})

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import copy
 import io
-import json
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -44,7 +43,7 @@ from mancala_env.variants import get_variant
 
 from ..az.run import TimeBudget, fitting_device
 from ..checks import check_opponents
-from ..files import claim_folder, write_json
+from ..files import append_json_line, claim_folder, write_json
 from ..run import (
     RUN_FILES,
     NothingToDo,
@@ -173,8 +172,7 @@ class _Run:
             seconds=round(self.training_seconds(), 1), **self.where,
         )  # fmt: skip
         self.evaluations.append(result)
-        with (self.out / "evaluations.jsonl").open("a") as file:
-            file.write(json.dumps(result.__dict__) + "\n")
+        append_json_line(self.out / "evaluations.jsonl", result.__dict__)
         if result.mean_score > self.best_score:
             self.best_score = result.mean_score
             self.policy.save(self.out / f"best_model{self.suffix}")
