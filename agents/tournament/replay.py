@@ -13,7 +13,7 @@ from typing import Any
 
 from mancala_env import Game
 from mancala_env.endgame.adjudicate import END_REASON as ADJUDICATED
-from mancala_env.readers import ReadError, parse_json
+from mancala_env.readers import ReadError, open_regular, parse_json
 from mancala_env.variants import get_variant
 
 from .match import start
@@ -75,13 +75,22 @@ def check_record(record: Any, where: str) -> dict[str, Any]:
 
 
 MAX_RECORD_BYTES = 16 * 1024 * 1024  # a line of JSON: the longest game holds some kB
+MAX_EXPORT_BYTES = 4 * 1024**3  # an export of a million games of some kB
+MAX_EXPORT_LINES = 1_000_000  # ten tournaments of the most games one plays
 
 
 def _jsonl_records(path: Path) -> Iterator[dict[str, Any]]:
     """The records of a JSON-lines file, a line at a time; the first line decides whether it
-    is one at all."""
-    with path.open("rb") as file:
+    is one at all. A file of more than `MAX_EXPORT_BYTES` is refused unread, one of more than
+    `MAX_EXPORT_LINES` lines at the line past them."""
+    try:
+        file = open_regular(path, MAX_EXPORT_BYTES)
+    except ReadError as error:
+        raise StoreError(str(error)) from None
+    with file:
         for number, raw in enumerate(iter(lambda: file.readline(MAX_RECORD_BYTES + 1), b""), 1):
+            if number > MAX_EXPORT_LINES:
+                raise StoreError(f"{path} has over {MAX_EXPORT_LINES:,} lines; no export has more")
             if not raw.strip():
                 continue
             try:

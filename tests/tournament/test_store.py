@@ -101,6 +101,19 @@ def test_game_lookup_and_export(tmp_path):
         load_record(tmp_path / "bad.jsonl")
 
 
+def test_an_export_too_long_is_refused_by_its_size_or_its_lines(tmp_path, monkeypatch):
+    from mancala_env.agents.tournament import replay as module
+
+    export = tmp_path / "games.jsonl"
+    export.write_text("\n" * 5)
+    monkeypatch.setattr(module, "MAX_EXPORT_LINES", 4)
+    with pytest.raises(StoreError, match="has over 4 lines; no export has more"):
+        load_record(export)
+    monkeypatch.setattr(module, "MAX_EXPORT_BYTES", 4)
+    with pytest.raises(StoreError, match="is 5 bytes; at most 4 are read"):
+        load_record(export)
+
+
 @pytest.mark.integration
 def test_processes_that_open_a_new_store_at_once_all_get_it(tmp_path):
     """Setting a new file up (tables, write-ahead log) while others do the same must wait
