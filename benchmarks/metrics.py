@@ -31,9 +31,11 @@ from mancala_env.agents.metrics import (
 )
 from mancala_env.machine import describe_machine
 from mancala_env.outputs import write_atomically
+from mancala_env.readers import parse_json, read_bytes
 from mancala_env.variants import VARIANTS
 
 RESULTS = Path(__file__).parent / "results" / "metrics.json"
+MAX_RESULTS_BYTES = 16 << 20  # every rule set's metrics: some tens of kB
 
 
 def settings(args: argparse.Namespace) -> dict[str, Any]:
@@ -47,7 +49,7 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
 
 def load(path: Path, wanted: dict[str, Any]) -> dict[str, Any]:
     if path.exists():
-        saved = json.loads(path.read_text())
+        saved = parse_json(read_bytes(path, MAX_RESULTS_BYTES), path)
         if saved.get("settings") == wanted:
             return saved
     return {"settings": wanted, "variants": {}}
@@ -83,7 +85,7 @@ def main() -> None:
     parser.add_argument("--report", action="store_true", help="print the table of --out")
     args = parser.parse_args()
     if args.report:
-        print(markdown_report(json.loads(args.out.read_text())))
+        print(markdown_report(parse_json(read_bytes(args.out, MAX_RESULTS_BYTES), args.out)))
     else:
         run(args)
 

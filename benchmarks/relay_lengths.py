@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import io
 import json
 import shlex
 import sys
@@ -44,12 +45,14 @@ from mancala_env.engine.moves import rule_candidates
 from mancala_env.engine.sowing import ENDLESS, relay
 from mancala_env.engine.turn import count_legal, new_game, nth_legal_action, step
 from mancala_env.machine import describe_machine
-from mancala_env.outputs import write_atomically
+from mancala_env.outputs import PNG_PICTURE, write_atomically
+from mancala_env.readers import parse_json, read_bytes
 from mancala_env.variants import get_variant
 from mancala_env.variants.base import RelayOptions
 
 CAP = 1_000_000  # laps a relay is followed before it is counted as capped
 RESULTS = Path(__file__).parent / "results" / "relay_lengths.json"
+MAX_RESULTS_BYTES = 16 << 20  # the counts of every configuration: about 100 kB
 CHUNK_GAMES = {"random": 200, "search": 20}  # games a chunk, between saves
 SEARCH_SHARE = 0.2  # of a configuration's lifts, those from positions of search play
 MAX_PLIES = 5_000  # a game longer than this is cut (none of the rule sets' games is)
@@ -205,8 +208,7 @@ def _dense(sparse: dict[str, int]) -> np.ndarray:
 def _load(path: Path) -> dict[str, Any]:
     if not path.exists():
         return {"cap": CAP, "configurations": {}}
-    with path.open() as handle:
-        data = json.load(handle)
+    data = parse_json(read_bytes(path, MAX_RESULTS_BYTES), path)
     if data.get("cap") != CAP:
         sys.exit(f"{path} was counted with a cap of {data.get('cap')} laps, not {CAP}")
     return data
@@ -388,7 +390,9 @@ def plot(data: dict[str, Any], out: Path) -> None:
             axis.axvline(limit, color="black", linestyle="--", label=f"relay_limit = {limit:,}")
     right.legend(fontsize=7)
     figure.tight_layout()
-    figure.savefig(out, dpi=110)
+    picture = io.BytesIO()
+    figure.savefig(picture, format="png", dpi=110)
+    write_atomically(out, picture.getvalue(), PNG_PICTURE)
 
 
 def main() -> None:

@@ -13,12 +13,13 @@ rating with its 95% interval, and its score against each baseline with the Wilso
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from mancala_env.agents.tournament import TournamentConfig, run_tournament, wilson
+from mancala_env.readers import parse_json, read_bytes
 
 BASELINES = ("random", "greedy", "alphabeta:depth=2")
+MAX_RUN_BYTES = 1 << 20  # a run.json is some kB
 
 
 def main() -> None:
@@ -33,7 +34,7 @@ def main() -> None:
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     for folder in map(Path, args.runs):
-        run = json.loads((folder / "run.json").read_text())
+        run = parse_json(read_bytes(folder / "run.json", MAX_RUN_BYTES), folder / "run.json")
         model = folder / f"{args.model}_model.zip"
         learner = f"ppo:{model}"
         config = TournamentConfig(

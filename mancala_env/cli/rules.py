@@ -10,10 +10,13 @@ from typing import Any
 
 from .. import list_variants
 from ..arguments import fail, integer, real
+from ..readers import read_bytes
 from ..variants import VARIANTS, describe_options, get_variant
 from ..variants.actions import describe_blocks
 from ..variants.sources import cite
 from .command import add_command, add_rule_options, rules_of
+
+MAX_KERNEL_BYTES = 16 << 20  # a derived module of a rule set's kernels: some hundred kB
 
 BENCH_SEARCH = "mcts:simulations=1000"  # the search whose simulations `mancala bench` counts
 
@@ -113,8 +116,7 @@ def kernels(args: argparse.Namespace) -> int:
     for name in args.module or ["engine"]:
         path = files["engine" if name == "engine" else f"mancala_env.{name}"]
         print(f"# {variant.title}'s {name} kernels: {path}")
-        with open(path, encoding="utf-8") as source:
-            print(source.read())
+        print(read_bytes(path, MAX_KERNEL_BYTES).decode())
     return 0
 
 

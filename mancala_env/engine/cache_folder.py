@@ -6,7 +6,9 @@ write in that folder can run code in every process that plays. So a folder is us
 it is safe: the folder (and ``kernels``, and numba's ``__pycache__`` when they exist) is owned
 by the current user and writable by no one else, and every folder above it is owned by the
 user or by root and writable by no one else unless it is sticky (as ``/tmp`` is: there, no one
-can rename or replace another's entry). Every entry is looked at with ``os.lstat``, both on the
+can rename or replace another's entry). Where others can enter ``kernels`` or its
+``__pycache__`` (a folder not of mode 0700, as the suite makes them), each file in it must be the
+user's and writable by no one else too. Every entry is looked at with ``os.lstat``, both on the
 path as named (a link on the way must be the user's or root's) and on the path it resolves to.
 
 The folder asked for is ``$MANCALA_ENV_CACHE``, else ``$XDG_CACHE_HOME/mancala_env``, else
@@ -28,6 +30,7 @@ import tempfile
 from pathlib import Path
 
 _SUBFOLDERS = ("kernels", "kernels/__pycache__")  # the derived modules, numba's index of them
+MAX_ENTRIES = 100_000  # files a kernels folder others can enter is searched for (some hundred)
 _private: list[Path] = []  # this process's private folder, once made
 _told: set[str] = set()  # the folders refused, said once a process
 
@@ -66,6 +69,7 @@ def unsafe(folder: Path) -> str | None:
         *(_not_guarded(path, user) for path in (named, *named.parents)),  # links on the way too
         *(_not_ours(path, user) for path in (real, *(real / name for name in _SUBFOLDERS))),
         *(_not_guarded(path, user) for path in real.parents),
+        *(_entries_not_ours(real, name, user) for name in _SUBFOLDERS),
     ]
     return next((why for why in checks if why is not None), None)
 
@@ -82,6 +86,34 @@ def _not_ours(path: Path, user: int) -> str | None:
         return f"{path} is owned by user {status.st_uid}, not by this user ({user})"
     if status.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
         return f"{path} can be written by others (mode {stat.S_IMODE(status.st_mode):o})"
+    return None
+
+
+def _entries_not_ours(cache: Path, name: str, user: int) -> str | None:
+    """Why a file in the cache's subfolder `name` could have been changed by someone else:
+    where others can reach it (every folder from `cache` down to it lets others enter: the
+    suite makes them 0700), every entry must be a regular file or folder of `user`'s that no
+    one else can write (None when the folder does not exist)."""
+    folder = cache / name
+    try:
+        for path in (cache, *(cache / part for part in Path(name).parents[-2::-1]), folder):
+            if not os.lstat(path).st_mode & (stat.S_IXGRP | stat.S_IXOTH):
+                return None  # no one else reaches the files, whatever their modes
+        entries = os.scandir(folder)
+    except FileNotFoundError:
+        return None
+    with entries:
+        for number, entry in enumerate(entries):
+            if number == MAX_ENTRIES:
+                return f"{folder} holds over {MAX_ENTRIES:,} entries"
+            status = entry.stat(follow_symlinks=False)
+            if not (stat.S_ISREG(status.st_mode) or stat.S_ISDIR(status.st_mode)):
+                return f"{entry.path} is neither a regular file nor a folder"
+            if status.st_uid != user:
+                return f"{entry.path} is owned by user {status.st_uid}, not by this user ({user})"
+            if status.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+                mode = stat.S_IMODE(status.st_mode)
+                return f"{entry.path} can be written by others (mode {mode:o})"
     return None
 
 

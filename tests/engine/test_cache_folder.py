@@ -83,6 +83,30 @@ def test_a_folder_whose_numba_index_others_can_write_is_not_used(
     assert "__pycache__ can be written by others" in capsys.readouterr().err
 
 
+def test_a_file_others_can_write_counts_where_others_can_enter_its_folder(tmp_path):
+    folder = tmp_path / "cache"
+    (folder / "kernels" / "__pycache__").mkdir(parents=True)
+    folder.chmod(0o755)
+    (folder / "kernels").chmod(0o755)
+    module = folder / "kernels" / "rules_0.py"
+    module.write_text("x = 1\n")
+    module.chmod(0o664)  # as a umask of 002 leaves it
+    assert f"{module} can be written by others (mode 664)" in unsafe(folder)
+    (folder / "kernels").chmod(0o700)  # as the suite makes it: no one else reaches the file
+    assert unsafe(folder) is None
+    index = folder / "kernels" / "__pycache__" / "rules_0.nbi"  # numba's pickled index
+    index.write_bytes(b"")
+    index.chmod(0o666)
+    assert unsafe(folder) is None  # behind kernels, 0700
+    module.chmod(0o644)
+    (folder / "kernels").chmod(0o711)
+    (folder / "kernels" / "__pycache__").chmod(0o711)
+    assert f"{index} can be written by others (mode 666)" in unsafe(folder)
+    index.unlink()
+    (folder / "kernels" / "__pycache__" / "link").symlink_to(module)
+    assert "link is neither a regular file nor a folder" in unsafe(folder)
+
+
 def test_a_link_to_a_folder_others_can_write_is_not_used(tmp_path):
     shared = tmp_path / "shared"
     (shared / "kernels").mkdir(parents=True)
