@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 INT32_MAX = 2**31 - 1  # the engine's state and rule parameters are int32
+MAX_MEMINFO_BYTES = 1 << 20  # /proc/meminfo: some kB
 MAX_WORKERS = 1024  # processes a command starts at most: more could only exhaust the machine
 
 
@@ -153,10 +154,11 @@ def available_memory() -> int | None:
     """Bytes of memory this machine can give now: Linux's MemAvailable, else its physical
     memory, else None (not known)."""
     try:
-        with open("/proc/meminfo") as file:
-            for line in file:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
+        with open("/proc/meminfo", "rb") as file:  # a kernel file: a read of at most the limit
+            text = file.read(MAX_MEMINFO_BYTES).decode()
+        for line in text.splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
     except (OSError, ValueError, IndexError):
         pass
     try:

@@ -558,7 +558,7 @@ def train_az(
         seconds = _write_summary(out, summary, run, started, interrupted=True)
         raise TrainingInterrupted(checkpoint, run.positions, seconds) from None
     final = out / "final.npz"
-    write_atomically(final, checkpoint.read_bytes())
+    write_atomically(final, read_bytes(checkpoint, MAX_NETWORK_BYTES))
     seconds = _write_summary(out, summary, run, started, interrupted=False)
     return AZResult(out, final, run.positions, run.generation, seconds, run.evaluations)
 
