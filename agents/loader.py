@@ -413,6 +413,13 @@ def module_identity(spec: str, module_name: str) -> str:
     return file_identity(held, MAX_MODULE_BYTES)
 
 
+def runs_code(spec: str) -> bool:
+    """Whether loading `spec` runs code from outside the package: a ``python:`` agent, or a
+    ``ppo:`` model loaded whole (``trust=yes``). A bad spec raises `SpecError`."""
+    kind, arguments = parse_spec(spec)
+    return kind == "python" or (kind == "ppo" and arguments.get("trust", False))
+
+
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """The kind of agent `spec` names and the arguments it gives: a built-in's constructor
     arguments, ``ppo``'s path and trust, ``python``'s module and class names. Nothing is loaded

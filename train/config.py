@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mancala_env.agents.loader import SpecError, runs_code
 from mancala_env.agents.tournament import MAX_GAMES
 from mancala_env.endgame.adjudicate import check_mode
 from mancala_env.inputs import integer, is_integer, number
@@ -213,12 +214,31 @@ def _build(cls: type, values: Any, where: str) -> Any:
 MAX_CONFIG_BYTES = 1024 * 1024  # a config is some hundred bytes
 
 
+# The settings that name agents, in any recipe's config file.
+AGENT_SETTINGS = ("opponents", "eval_opponents")
+
+
 def read_toml(path: Path) -> dict[str, Any]:
     """The settings of a config file; ValueError for a missing file, a file larger than a
-    config, or bad TOML."""
+    config, bad TOML, or an agent that would run code from outside the package (a file is
+    data: a config shared with a paper must not run anything)."""
     if not path.exists():
         raise ValueError(f"no training config at {path}")
-    return parse_toml(read_bytes(path, MAX_CONFIG_BYTES), path)
+    values = parse_toml(read_bytes(path, MAX_CONFIG_BYTES), path)
+    for name in AGENT_SETTINGS:
+        specs = values.get(name)
+        for spec in specs if isinstance(specs, list) else []:
+            try:
+                code = isinstance(spec, str) and runs_code(spec)
+            except SpecError:
+                continue  # a bad spec is named by the settings' own checks
+            if code:
+                raise ValueError(
+                    f"{path}: {name} names {spec!r}, which runs code from outside the package "
+                    "(python: agents, ppo:PATH,trust=yes); a config file may name only agents "
+                    "that load as data: build such a run in Python (mancala_env.train.run.train)"
+                )
+    return values
 
 
 def load_config(variant: str, path: str | Path | None = None) -> TrainConfig:

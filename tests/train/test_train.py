@@ -67,6 +67,19 @@ def test_configs_load_and_bad_ones_are_named(tmp_path):
         TrainConfig(eval_games=3)
 
 
+@pytest.mark.parametrize(
+    ("name", "spec"),
+    [("opponents", "python:os:getcwd"), ("eval_opponents", "ppo:model.zip,trust=yes")],
+)
+def test_a_config_file_naming_an_agent_that_runs_code_is_refused(tmp_path, name, spec):
+    config = tmp_path / "shared.toml"
+    config.write_text(f'{name} = ["random", "{spec}"]\n')
+    with pytest.raises(ValueError, match=f"{name} names '{spec}', which runs code"):
+        load_config("oware", config)
+    config.write_text(f'{name} = ["random", "ppo:model.zip"]\n')  # loaded as data: allowed
+    assert "ppo:model.zip" in getattr(load_config("oware", config), name)
+
+
 def test_the_budget_is_rounded_up_to_whole_rollouts_and_said_so_only_then():
     config = TrainConfig(timesteps=1000, n_envs=8, ppo=PPOSettings(n_steps=64, batch_size=512))
     assert config.rollout == 512
