@@ -10,7 +10,6 @@ from typing import Any
 
 from .. import list_variants
 from ..arguments import fail, integer, real
-from ..readers import read_bytes
 from ..variants import VARIANTS, describe_options, get_variant
 from ..variants.actions import describe_blocks
 from ..variants.sources import cite
@@ -105,6 +104,7 @@ def kernels(args: argparse.Namespace) -> int:
     """Print the source of the kernels a rule set runs under its options (derived, so that
     the reader sees the code the compiler sees)."""
     from ..kernels import HOT_MODULES, kernels_for
+    from ..readers import read_bytes
 
     try:
         variant, options = rules_of(args)
